@@ -1,0 +1,42 @@
+// Forward kinematics over the spanning tree: body poses, velocities and
+// accelerations (RBDA chapter 4), points, markers and Jacobians.
+#pragma once
+
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+/// Poses only: joint transforms, Xup and X0 (c_J and v are not updated).
+void updatePositions(const Model& model, Workspace& ws, const Eigen::VectorXd& q);
+/// Poses, body velocities v and velocity-product terms c.
+void updateVelocities(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+/// Body accelerations a for joint accelerations vdot (gravity not included);
+/// requires updateVelocities for the same state.
+void updateAccelerations(const Model& model, Workspace& ws, const Eigen::VectorXd& vdot);
+
+/// World pose of a body frame (after updatePositions).
+inline Vec3 bodyPosition(const Workspace& ws, int body) { return ws.X0[body].r; }
+inline Mat3 bodyRotation(const Workspace& ws, int body) { return ws.X0[body].E.transpose(); }
+
+/// World position, velocity and classical acceleration of a point given in body coordinates.
+Vec3 pointPosition(const Workspace& ws, int body, const Vec3& p);
+Vec3 pointVelocity(const Workspace& ws, int body, const Vec3& p);
+Vec3 pointAcceleration(const Workspace& ws, int body, const Vec3& p);
+/// Angular velocity and acceleration of a body, world coordinates.
+Vec3 angularVelocity(const Workspace& ws, int body);
+Vec3 angularAcceleration(const Workspace& ws, int body);
+
+/// Spatial Jacobian of a body in world coordinates about the world origin:
+/// J (6 x nv) maps v to the body's spatial velocity [w; v_O] (after updatePositions).
+void bodyJacobian(const Model& model, const Workspace& ws, int body, Eigen::Ref<Eigen::MatrixXd> J);
+/// Jacobian (3 x nv) of the world velocity of a point given in body coordinates.
+void pointJacobian(const Model& model, const Workspace& ws, int body, const Vec3& p, Eigen::Ref<Eigen::MatrixXd> J);
+
+/// qdot = G(q) v for the whole model.
+void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> qdot);
+/// q <- q (+) dv, joint by joint (quaternions stay unit).
+void integrateConfiguration(const Model& model, Eigen::VectorXd& q, const Eigen::VectorXd& dv);
+/// Renormalises every quaternion in q.
+void normalizeConfiguration(const Model& model, Eigen::VectorXd& q);
+
+}  // namespace articula

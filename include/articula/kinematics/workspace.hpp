@@ -1,0 +1,37 @@
+// Mutable per-model buffers shared by the kinematics and recursive dynamics
+// algorithms. Sized once for a model; algorithms never allocate.
+#pragma once
+
+#include <vector>
+
+#include "articula/model/model.hpp"
+
+namespace articula {
+
+using SubspaceForce = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+using SmallMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
+
+struct Workspace {
+  explicit Workspace(const Model& model);
+
+  // Per body (index 0 = ground), all in body coordinates unless noted.
+  std::vector<JointKinematics> joint;  ///< X_J, S, c_J of each body's parent joint
+  std::vector<Transform> Xup;          ///< ^i X_parent(i)
+  std::vector<Transform> X0;           ///< ^i X_0: world to body
+  std::vector<Motion> v;               ///< body spatial velocity
+  std::vector<Motion> c;               ///< velocity-product acceleration c_J + v x v_J
+  std::vector<Motion> a;               ///< body spatial acceleration
+  std::vector<Force> f;                ///< RNEA body forces
+  std::vector<Force> fext;             ///< applied forces from force elements
+  std::vector<SpatialInertia> Ic;      ///< composite inertias (CRBA)
+  std::vector<Mat6> IA;                ///< articulated inertias (ABA)
+  std::vector<Force> pA;               ///< articulated bias forces (ABA)
+  std::vector<SubspaceForce> U;        ///< IA S
+  std::vector<SmallMatrix> Dinv;       ///< (S^T IA S)^-1
+  std::vector<SmallVector> u;          ///< tau - S^T pA
+  Eigen::VectorXd tau;                 ///< applied generalised forces from force elements
+  SubspaceForce F;                     ///< CRBA column block
+};
+
+}  // namespace articula

@@ -1,0 +1,130 @@
+// C++ builder API for models. Elements refer to each other by name; build()
+// validates everything, orders the tree and returns an immutable Model, or
+// throws a ModelError that names the element (and, when the element came from a
+// file, the file, line and column).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "articula/model/model.hpp"
+
+namespace articula {
+
+struct BodySpec {
+  std::string name;
+  double mass = 0.0;
+  Vec3 com = Vec3::Zero();          ///< in the body frame (= the frame of the body's parent joint)
+  Mat3 inertia = Mat3::Zero();      ///< about the centre of mass, body axes
+  Shape shape;
+  SourceLocation where;
+};
+
+struct JointSpec {
+  std::string name;
+  JointType type = JointType::Revolute;
+  std::string parent;  ///< body name; "ground" (or "world") for the fixed frame
+  std::string child;
+  Vec3 position = Vec3::Zero();       ///< joint frame origin in the parent body frame
+  Mat3 rotation = Mat3::Identity();   ///< joint frame axes in the parent body frame
+  Vec3 axis = Vec3::UnitZ();          ///< in the joint frame (revolute, prismatic, cylindrical, universal)
+  Vec3 axis2 = Vec3::UnitY();         ///< second universal axis, in the once-rotated frame
+  std::vector<double> q0;  ///< initial coordinates (nq values); empty = neutral
+  std::vector<double> v0;  ///< initial velocities (nv values); empty = zero
+  bool lockedInAssembly = false;  ///< initial assembly keeps this joint's coordinates fixed
+  SourceLocation where;
+};
+
+struct LoopSpec {
+  std::string name;
+  LoopConstraint::Type type = LoopConstraint::Type::Ball;
+  std::string bodyA, bodyB;
+  Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
+  Vec3 axisA = Vec3::UnitZ(), axisB = Vec3::UnitZ();    ///< revolute: hinge axis on each body
+  Mat3 rotationA = Mat3::Identity(), rotationB = Mat3::Identity();  ///< weld: frame axes on each body
+  double distance = 0.0;  ///< distance constraint
+  SourceLocation where;
+};
+
+struct JointSpringSpec {
+  std::string name, joint;
+  int dof = 0;
+  double stiffness = 0.0, damping = 0.0, restPosition = 0.0;
+  SourceLocation where;
+};
+
+struct PointSpringSpec {
+  std::string name, bodyA, bodyB;
+  Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
+  double stiffness = 0.0, damping = 0.0, restLength = 0.0;
+  SourceLocation where;
+};
+
+struct BodyLoadSpec {
+  std::string name, body;
+  bool torque = false;
+  bool worldFrame = true;
+  Vec3 point = Vec3::Zero();
+  Vec3 direction = Vec3::UnitX();
+  TimeFunction magnitude = TimeFunction::constant(0.0);
+  SourceLocation where;
+};
+
+struct JointLoadSpec {
+  std::string name, joint;
+  int dof = 0;
+  TimeFunction magnitude = TimeFunction::constant(0.0);
+  SourceLocation where;
+};
+
+struct PrescribedMotionSpec {
+  std::string name, joint;
+  int dof = 0;
+  TimeFunction position = TimeFunction::constant(0.0);
+  SourceLocation where;
+};
+
+struct MarkerSpec {
+  std::string name, body;
+  Vec3 position = Vec3::Zero();
+  SourceLocation where;
+};
+
+class ModelBuilder {
+ public:
+  std::string name = "model";
+  Vec3 gravity = Vec3(0.0, -9.81, 0.0);
+  SourceLocation where;  ///< of the model as a whole (the file)
+
+  ModelBuilder& addBody(BodySpec spec);
+  ModelBuilder& addJoint(JointSpec spec);
+  ModelBuilder& addLoop(LoopSpec spec);
+  ModelBuilder& addJointSpring(JointSpringSpec spec);
+  ModelBuilder& addPointSpring(PointSpringSpec spec);
+  ModelBuilder& addBodyLoad(BodyLoadSpec spec);
+  ModelBuilder& addJointLoad(JointLoadSpec spec);
+  ModelBuilder& addPrescribedMotion(PrescribedMotionSpec spec);
+  ModelBuilder& addMarker(MarkerSpec spec);
+
+  /// Validates and assembles the model. Throws ModelError on the first problem found.
+  Model build() const;
+
+ private:
+  std::vector<BodySpec> bodies_;
+  std::vector<JointSpec> joints_;
+  std::vector<LoopSpec> loops_;
+  std::vector<JointSpringSpec> jointSprings_;
+  std::vector<PointSpringSpec> pointSprings_;
+  std::vector<BodyLoadSpec> bodyLoads_;
+  std::vector<JointLoadSpec> jointLoads_;
+  std::vector<PrescribedMotionSpec> prescribed_;
+  std::vector<MarkerSpec> markers_;
+};
+
+/// True for the names that denote the fixed ground frame ("ground", "world").
+bool isGroundName(std::string_view name);
+
+/// Inertia tensor about the centre of mass of a uniform solid box with edges (a, b, c).
+Mat3 boxInertia(double mass, const Vec3& edges);
+
+}  // namespace articula

@@ -1,0 +1,137 @@
+// The immutable multibody model: bodies on a spanning tree of joints, loop-closure
+// constraints that close kinematic loops, force elements, markers and the initial
+// state. Built and validated by ModelBuilder (builder.hpp); never changes during a run.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "articula/core/error.hpp"
+#include "articula/model/joint.hpp"
+#include "articula/model/time_function.hpp"
+#include "articula/spatial/spatial.hpp"
+
+namespace articula {
+
+/// Visual shape attached to a body (used by viewers, not by the dynamics).
+struct Shape {
+  enum class Kind { None, Box, Cylinder, Sphere, Capsule };
+  Kind kind = Kind::None;
+  Vec3 size = Vec3::Zero();  ///< box edge lengths
+  double radius = 0.0;       ///< cylinder, sphere, capsule
+  double length = 0.0;       ///< cylinder, capsule (along the shape's local z)
+  Vec3 position = Vec3::Zero();       ///< shape centre in the body frame
+  Mat3 rotation = Mat3::Identity();   ///< shape axes in the body frame
+  std::string color;                  ///< "#rrggbb" or empty
+};
+
+struct Body {
+  std::string name;
+  double mass = 0.0;
+  Vec3 com = Vec3::Zero();            ///< centre of mass in the body frame
+  Mat3 inertiaCom = Mat3::Zero();     ///< inertia tensor about the centre of mass, body axes
+  SpatialInertia inertia;             ///< spatial inertia about the body-frame origin
+  Shape shape;
+};
+
+/// Loop-closure (cut-joint) constraint between a frame on body A and one on body B.
+///  - ball: the two points coincide (3 equations);
+///  - revolute: the points coincide and the z axes of the two frames stay aligned (5);
+///  - weld: the two frames coincide (6);
+///  - distance: the points stay `distance` apart (1).
+struct LoopConstraint {
+  enum class Type { Ball, Revolute, Weld, Distance };
+  std::string name;
+  Type type = Type::Ball;
+  int bodyA = 0, bodyB = 0;
+  Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();   ///< frame origins in the body frames
+  Mat3 rotationA = Mat3::Identity(), rotationB = Mat3::Identity();  ///< frame axes in the body frames
+  double distance = 0.0;
+
+  int equations() const;
+};
+std::string_view loopTypeName(LoopConstraint::Type type);
+
+/// Torque/force on a scalar joint coordinate: -k (q - q0) - c qdot.
+struct JointSpringDamper {
+  std::string name;
+  int joint = 0;  ///< index of the joint (= its child body)
+  int dof = 0;    ///< which coordinate of the joint
+  double stiffness = 0.0, damping = 0.0, restPosition = 0.0;
+};
+
+/// Linear spring-damper along the line between a point on body A and a point on body B.
+struct PointSpringDamper {
+  std::string name;
+  int bodyA = 0, bodyB = 0;
+  Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
+  double stiffness = 0.0, damping = 0.0, restLength = 0.0;
+};
+
+/// A force (applied at `point`) or a pure torque on a body: vector = direction * f(t),
+/// with the direction fixed in the world or in the body.
+struct BodyLoad {
+  std::string name;
+  int body = 0;
+  bool torque = false;
+  bool worldFrame = true;
+  Vec3 point = Vec3::Zero();  ///< application point in the body frame (forces only)
+  Vec3 direction = Vec3::UnitX();
+  TimeFunction magnitude = TimeFunction::constant(0.0);
+};
+
+/// Generalised force f(t) on one scalar joint coordinate.
+struct JointLoad {
+  std::string name;
+  int joint = 0, dof = 0;
+  TimeFunction magnitude = TimeFunction::constant(0.0);
+};
+
+/// Rheonomic constraint q_dof(t) = f(t) on one scalar joint coordinate.
+struct PrescribedMotion {
+  std::string name;
+  int joint = 0, dof = 0;
+  TimeFunction position = TimeFunction::constant(0.0);
+};
+
+/// Named point on a body, for outputs and Jacobians.
+struct Marker {
+  std::string name;
+  int body = 0;
+  Vec3 position = Vec3::Zero();
+};
+
+struct Model {
+  std::string name;
+  Vec3 gravity = Vec3(0.0, -9.81, 0.0);
+
+  /// bodies[0] is the ground; bodies 1..n are ordered so that a parent comes before its children.
+  std::vector<Body> bodies;
+  /// joints[i] (i >= 1) is the tree joint whose child is body i; joints[0] is unused.
+  std::vector<Joint> joints;
+  std::vector<LoopConstraint> loops;
+  std::vector<JointSpringDamper> jointSprings;
+  std::vector<PointSpringDamper> pointSprings;
+  std::vector<BodyLoad> bodyLoads;
+  std::vector<JointLoad> jointLoads;
+  std::vector<PrescribedMotion> prescribed;
+  std::vector<Marker> markers;
+
+  int nq = 0;  ///< position coordinates
+  int nv = 0;  ///< velocity coordinates (degrees of freedom of the tree)
+  Eigen::VectorXd q0, v0;       ///< initial state as given (before assembly)
+  std::vector<bool> lockedInAssembly;  ///< per velocity coordinate: kept fixed by initial assembly
+
+  int bodyCount() const { return static_cast<int>(bodies.size()) - 1; }
+  int parent(int body) const { return joints[body].parent; }
+  /// Number of scalar constraint equations (loops and prescribed motions).
+  int constraintCount() const;
+  bool hasConstraints() const { return constraintCount() > 0; }
+
+  std::optional<int> findBody(std::string_view name) const;
+  std::optional<int> findJoint(std::string_view name) const;
+  std::optional<int> findMarker(std::string_view name) const;
+};
+
+}  // namespace articula

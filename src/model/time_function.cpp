@@ -1,0 +1,134 @@
+#include "articula/model/time_function.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace articula {
+
+TimeFunction TimeFunction::constant(double c) {
+  TimeFunction f;
+  f.kind_ = Kind::Constant;
+  f.a_ = {c};
+  return f;
+}
+
+TimeFunction TimeFunction::polynomial(std::vector<double> coefficients) {
+  TimeFunction f;
+  f.kind_ = Kind::Polynomial;
+  f.a_ = std::move(coefficients);
+  return f;
+}
+
+TimeFunction TimeFunction::sine(double amplitude, double frequency, double phase, double offset) {
+  TimeFunction f;
+  f.kind_ = Kind::Sine;
+  f.a_ = {amplitude, 2.0 * std::numbers::pi * frequency, phase, offset};
+  return f;
+}
+
+TimeFunction TimeFunction::smoothStep(double t0, double v0, double t1, double v1) {
+  TimeFunction f;
+  f.kind_ = Kind::SmoothStep;
+  f.a_ = {t0, v0, t1, v1};
+  return f;
+}
+
+TimeFunction TimeFunction::table(std::vector<double> times, std::vector<double> values) {
+  TimeFunction f;
+  f.kind_ = Kind::Table;
+  f.a_ = std::move(times);
+  f.b_ = std::move(values);
+  return f;
+}
+
+namespace {
+// Quintic s(x) = 10x^3 - 15x^4 + 6x^5 on x in [0, 1] and its first two derivatives.
+void quintic(double x, double& s, double& ds, double& dds) {
+  const double x2 = x * x, x3 = x2 * x;
+  s = x3 * (10.0 - 15.0 * x + 6.0 * x2);
+  ds = 30.0 * x2 * (1.0 - 2.0 * x + x2);
+  dds = 60.0 * x * (1.0 - 3.0 * x + 2.0 * x2);
+}
+}  // namespace
+
+double TimeFunction::value(double t) const {
+  switch (kind_) {
+    case Kind::Constant:
+      return a_[0];
+    case Kind::Polynomial: {
+      double v = 0.0;
+      for (auto it = a_.rbegin(); it != a_.rend(); ++it) v = v * t + *it;
+      return v;
+    }
+    case Kind::Sine:
+      return a_[3] + a_[0] * std::sin(a_[1] * t + a_[2]);
+    case Kind::SmoothStep: {
+      if (t <= a_[0]) return a_[1];
+      if (t >= a_[2]) return a_[3];
+      double s, ds, dds;
+      quintic((t - a_[0]) / (a_[2] - a_[0]), s, ds, dds);
+      return a_[1] + (a_[3] - a_[1]) * s;
+    }
+    case Kind::Table: {
+      if (t <= a_.front()) return b_.front();
+      if (t >= a_.back()) return b_.back();
+      const auto k = static_cast<std::size_t>(std::upper_bound(a_.begin(), a_.end(), t) - a_.begin());
+      const double w = (t - a_[k - 1]) / (a_[k] - a_[k - 1]);
+      return (1.0 - w) * b_[k - 1] + w * b_[k];
+    }
+  }
+  return 0.0;
+}
+
+double TimeFunction::derivative(double t) const {
+  switch (kind_) {
+    case Kind::Constant:
+      return 0.0;
+    case Kind::Polynomial: {
+      double v = 0.0;
+      for (std::size_t k = a_.size(); k-- > 1;) v = v * t + static_cast<double>(k) * a_[k];
+      return v;
+    }
+    case Kind::Sine:
+      return a_[0] * a_[1] * std::cos(a_[1] * t + a_[2]);
+    case Kind::SmoothStep: {
+      if (t <= a_[0] || t >= a_[2]) return 0.0;
+      double s, ds, dds;
+      const double span = a_[2] - a_[0];
+      quintic((t - a_[0]) / span, s, ds, dds);
+      return (a_[3] - a_[1]) * ds / span;
+    }
+    case Kind::Table: {
+      if (t <= a_.front() || t >= a_.back()) return 0.0;
+      const auto k = static_cast<std::size_t>(std::upper_bound(a_.begin(), a_.end(), t) - a_.begin());
+      return (b_[k] - b_[k - 1]) / (a_[k] - a_[k - 1]);
+    }
+  }
+  return 0.0;
+}
+
+double TimeFunction::secondDerivative(double t) const {
+  switch (kind_) {
+    case Kind::Constant:
+    case Kind::Table:  // piecewise linear: zero almost everywhere
+      return 0.0;
+    case Kind::Polynomial: {
+      double v = 0.0;
+      for (std::size_t k = a_.size(); k-- > 2;) v = v * t + static_cast<double>(k * (k - 1)) * a_[k];
+      return v;
+    }
+    case Kind::Sine:
+      return -a_[0] * a_[1] * a_[1] * std::sin(a_[1] * t + a_[2]);
+    case Kind::SmoothStep: {
+      if (t <= a_[0] || t >= a_[2]) return 0.0;
+      double s, ds, dds;
+      const double span = a_[2] - a_[0];
+      quintic((t - a_[0]) / span, s, ds, dds);
+      return (a_[3] - a_[1]) * dds / (span * span);
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace articula

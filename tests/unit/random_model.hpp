@@ -1,0 +1,53 @@
+// Random tree-structured models with every joint type, for property tests.
+#pragma once
+
+#include <random>
+#include <string>
+
+#include "articula/model/builder.hpp"
+
+namespace articula::test_models {
+
+/// A random tree of `bodies` bodies; joint types cycle through every movable type,
+/// parents are chosen at random among earlier bodies, so the tree has branches.
+inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = true) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
+  const JointType types[] = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Universal,
+                             JointType::Spherical, JointType::Planar,    JointType::Free,        JointType::Fixed};
+  const int typeCount = includeFixed ? 8 : 7;
+  ModelBuilder b;
+  b.gravity = Vec3(0.3, -9.81, 0.2);
+  for (int i = 0; i < bodies; ++i) {
+    BodySpec body;
+    body.name = "b" + std::to_string(i);
+    body.mass = 1.0 + 0.5 * u(gen);
+    body.com = 0.3 * vec();
+    const Mat3 R = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
+    body.inertia = R * boxInertia(body.mass, Vec3(0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen))) * R.transpose();
+    b.addBody(body);
+
+    JointSpec j;
+    j.name = "j" + std::to_string(i);
+    j.type = types[(i + static_cast<int>(seed)) % typeCount];
+    j.parent = i == 0 ? "ground" : "b" + std::to_string(std::uniform_int_distribution<int>(0, i - 1)(gen)) ;
+    if (i > 0 && std::uniform_int_distribution<int>(0, 3)(gen) == 0) j.parent = "ground";
+    j.child = body.name;
+    j.position = 0.5 * vec();
+    j.rotation = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
+    j.axis = vec().normalized();
+    j.axis2 = j.axis.cross(vec()).normalized();
+    const int nq = jointNq(j.type), nv = jointNv(j.type);
+    j.q0.resize(static_cast<std::size_t>(nq));
+    for (auto& x : j.q0) x = u(gen);
+    if (j.type == JointType::Spherical) j.q0[0] += 2.0;  // keep the quaternion away from zero
+    if (j.type == JointType::Free) j.q0[3] += 2.0;
+    j.v0.resize(static_cast<std::size_t>(nv));
+    for (auto& x : j.v0) x = 2.0 * u(gen);
+    b.addJoint(j);
+  }
+  return b;
+}
+
+}  // namespace articula::test_models

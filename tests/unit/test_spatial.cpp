@@ -1,0 +1,88 @@
+// Identities of the spatial algebra (RBDA chapter 2).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "articula/spatial/spatial.hpp"
+
+using namespace articula;
+
+namespace {
+struct Rng {
+  std::mt19937 gen{42};
+  std::uniform_real_distribution<double> d{-1.0, 1.0};
+  double operator()() { return d(gen); }
+  Vec3 vec() { return {d(gen), d(gen), d(gen)}; }
+  Motion motion() { return {vec(), vec()}; }
+  Force force() { return {vec(), vec()}; }
+  Mat3 rotation() { return Quat(d(gen), d(gen), d(gen), d(gen)).normalized().toRotationMatrix(); }
+  Transform transform() { return {rotation(), vec()}; }
+  SpatialInertia inertia() {
+    const Vec3 p(1.0 + d(gen) * 0.3, 1.0 + d(gen) * 0.3, 1.0 + d(gen) * 0.3);
+    const Mat3 R = rotation();
+    return SpatialInertia::fromMassComInertia(2.0 + d(gen), vec(), R * p.asDiagonal() * R.transpose());
+  }
+};
+constexpr double kTol = 1e-12;  // a few ulps of O(1) quantities through O(10) flops
+}  // namespace
+
+TEST(Spatial, CrossProductsAreDual) {
+  Rng rng;
+  for (int k = 0; k < 100; ++k) {
+    const Motion m = rng.motion(), n = rng.motion();
+    const Force f = rng.force();
+    EXPECT_NEAR(dot(n, crossForce(m, f)), -dot(crossMotion(m, n), f), kTol);
+    // crossForce is -crossMotion^T as 6x6 matrices.
+    EXPECT_LT((crossForce(m, f).vector() + crossMotionMatrix(m).transpose() * f.vector()).norm(), kTol);
+    EXPECT_LT(crossMotion(m, m).vector().norm(), kTol);
+  }
+}
+
+TEST(Spatial, TransformPreservesPowerAndComposes) {
+  Rng rng;
+  for (int k = 0; k < 100; ++k) {
+    const Transform X = rng.transform(), Y = rng.transform();
+    const Motion m = rng.motion();
+    const Force f = rng.force();
+    EXPECT_NEAR(dot(X.apply(m), X.apply(f)), dot(m, f), kTol);
+    EXPECT_LT((X.applyInverse(X.apply(m)) - m).vector().norm(), kTol);
+    EXPECT_LT((X.applyInverse(X.apply(f)) - f).vector().norm(), kTol);
+    EXPECT_LT(((Y * X).apply(m) - Y.apply(X.apply(m))).vector().norm(), kTol);
+    EXPECT_LT((X.motionMatrix() * m.vector() - X.apply(m).vector()).norm(), kTol);
+    EXPECT_LT((X.inverse().apply(m) - X.applyInverse(m)).vector().norm(), kTol);
+    const Vec3 p = rng.vec();
+    EXPECT_LT((X.inverseTransformPoint(X.transformPoint(p)) - p).norm(), kTol);
+    // Transforming a cross product: X (m x n) = (X m) x (X n).
+    const Motion n = rng.motion();
+    EXPECT_LT((X.apply(crossMotion(m, n)) - crossMotion(X.apply(m), X.apply(n))).vector().norm(), 1e-11);
+  }
+}
+
+TEST(Spatial, InertiaTransformIsConsistent) {
+  Rng rng;
+  for (int k = 0; k < 100; ++k) {
+    const SpatialInertia I = rng.inertia();
+    const Transform X = rng.transform();
+    const Motion v = rng.motion();
+    // Momentum transforms as a force: I_B (X v) = X* (I_A v).
+    const SpatialInertia IB = I.transformedBy(X);
+    EXPECT_LT((IB * X.apply(v) - X.apply(I * v)).vector().norm(), 1e-11);
+    EXPECT_LT((IB.transformedByInverse(X).matrix() - I.matrix()).norm(), 1e-11);
+    // The 6x6 projection X^T I X matches the rigid-body formula.
+    EXPECT_LT((transformInertiaToParent(X, IB.matrix()) - I.matrix()).norm(), 1e-11);
+    EXPECT_LT((X.motionMatrix().transpose() * IB.matrix() * X.motionMatrix() - I.matrix()).norm(), 1e-11);
+    // Kinetic energy is frame-independent.
+    EXPECT_NEAR(dot(X.apply(v), IB * X.apply(v)), dot(v, I * v), 1e-11);
+    EXPECT_LT((I.matrix() * v.vector() - (I * v).vector()).norm(), kTol * 10);
+  }
+}
+
+TEST(Spatial, InertiaAboutComMatchesParallelAxisTheorem) {
+  const Vec3 c(0.3, -0.2, 0.5);
+  const Mat3 Ic = Vec3(1.0, 2.0, 2.5).asDiagonal();
+  const SpatialInertia I = SpatialInertia::fromMassComInertia(3.0, c, Ic);
+  // Moving the reference point to the COM gives back the central inertia.
+  const SpatialInertia central = I.transformedBy(Transform::translation(c));
+  EXPECT_LT(central.h.norm(), kTol);
+  EXPECT_LT((central.Ibar - Ic).norm(), kTol);
+}
