@@ -1,1 +1,103 @@
-int main() { return 0; }
+// The articula command-line tool.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "articula/io/animation.hpp"
+#include "articula/io/csv_writer.hpp"
+#include "articula/io/summary_json.hpp"
+#include "articula/io/yaml_model.hpp"
+#include "articula/model/generators.hpp"
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
+
+using namespace articula;
+
+namespace {
+
+class AnimationSink final : public SampleSink {
+ public:
+  explicit AnimationSink(AnimationWriter& writer) : writer_(writer) {}
+  void write(const Sample& s) override { writer_.addFrame(s.t, s.ws); }
+
+ private:
+  AnimationWriter& writer_;
+};
+
+int simulateCommand(const cli::Command& c) {
+  const Model model = loadModel(c.modelPath);
+  std::filesystem::create_directories(c.outDir);
+  const std::string csvPath = c.outDir + "/results.csv";
+  const std::string summaryPath = c.outDir + "/summary.json";
+  CsvWriter csv(model, csvPath);
+  std::vector<SampleSink*> sinks{&csv};
+  std::optional<AnimationWriter> animation;
+  std::optional<AnimationSink> animationSink;
+  if (c.html) {
+    animation.emplace(model, c.htmlPath.value_or(c.outDir + "/animation.html"));
+    animationSink.emplace(*animation);
+    sinks.push_back(&*animationSink);
+  }
+  cli::ProgressBar progress(c.options.tStart, c.options.tEnd, !c.quiet);
+  const SimulationResult r = simulate(model, c.options, sinks, [&](double t) { progress.update(t); });
+  progress.finish();
+  writeSummaryJson(summaryPath, model, c.modelPath, c.options, r);
+  if (animation) animation->write(r.ok ? "" : "run failed: " + r.error);
+  if (!r.ok) {
+    std::cerr << "articula: " << c.modelPath << ": simulation failed " << r.error << "\n"
+              << "articula: results up to t = " << r.tReached << " s are in " << csvPath << "; summary in " << summaryPath << "\n";
+    return 1;
+  }
+  if (!c.quiet) cli::printRunReport(std::cout, model, r, c.outDir, animation ? animation->path() : "");
+  return 0;
+}
+
+int run(const cli::Command& c) {
+  switch (c.kind) {
+    case cli::Command::Kind::Help:
+      std::cout << cli::usage();
+      return 0;
+    case cli::Command::Kind::Version:
+      std::cout << "articula 0.1.0\n";
+      return 0;
+    case cli::Command::Kind::Simulate:
+      return simulateCommand(c);
+    case cli::Command::Kind::Info:
+      cli::printModelInfo(std::cout, loadModel(c.modelPath));
+      return 0;
+    case cli::Command::Kind::Check: {
+      const Model model = loadModel(c.modelPath);
+      cli::checkAssembly(model);
+      std::cout << c.modelPath << ": ok (" << model.bodyCount() << " bodies, " << model.nv << " tree degrees of freedom, "
+                << model.constraintCount() << " constraint equations)\n";
+      return 0;
+    }
+    case cli::Command::Kind::GenerateChain: {
+      const Model model = makeChain(c.links, c.spatial);
+      std::ofstream out(c.outputFile);
+      writeModelYaml(model, out);
+      out.flush();
+      if (!out) throw Error("cannot write '" + c.outputFile + "'");
+      return 0;
+    }
+  }
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(cli::parse(std::vector<std::string>(argv + 1, argv + argc)));
+  } catch (const cli::UsageError& e) {
+    std::cerr << "articula: " << e.what() << "\n(see articula --help)\n";
+    return 2;
+  } catch (const ModelError& e) {
+    std::cerr << "articula: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "articula: error: " << e.what() << "\n";
+    return 2;
+  }
+}

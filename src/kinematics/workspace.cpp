@@ -18,6 +18,10 @@ Workspace::Workspace(const Model& model) {
   U.resize(n);
   Dinv.resize(n);
   u.resize(n);
+  s1.resize(n, Vec6::Zero());
+  U1.resize(n, Vec6::Zero());
+  invD1.resize(n, 0.0);
+  u1.resize(n, 0.0);
   for (std::size_t i = 1; i < n; ++i) {
     const int nv = model.joints[i].nv;
     joint[i].S.resize(6, nv);

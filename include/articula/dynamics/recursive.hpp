@@ -22,6 +22,8 @@ void biasForces(const Model& model, Workspace& ws, const Eigen::VectorXd& q, con
 void massMatrix(const Model& model, Workspace& ws, const Eigen::VectorXd& q, Eigen::Ref<Eigen::MatrixXd> H);
 
 /// vdot = H^-1 (tau - C), articulated-body algorithm, RBDA table 7.1.
+/// Updates ws.Xup, ws.v, ws.c and ws.a (which then includes the base acceleration -g)
+/// but not the world poses ws.X0.
 /// Throws articula::Error naming the joint when an articulated inertia is singular.
 void forwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                      const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot);

@@ -30,6 +30,10 @@ struct Workspace {
   std::vector<SubspaceForce> U;        ///< IA S
   std::vector<SmallMatrix> Dinv;       ///< (S^T IA S)^-1
   std::vector<SmallVector> u;          ///< tau - S^T pA
+  // Fixed-size copies for single-dof joints (the common case) in ABA.
+  std::vector<Vec6> s1;                ///< S as a 6-vector
+  std::vector<Vec6> U1;                ///< IA s
+  std::vector<double> invD1, u1;       ///< 1 / (s^T IA s), tau - s^T pA
   Eigen::VectorXd tau;                 ///< applied generalised forces from force elements
   SubspaceForce F;                     ///< CRBA column block
 };

@@ -210,19 +210,28 @@ struct SpatialInertia {
   SpatialInertia transformedByInverse(const Transform& X) const { return transformedBy(X.inverse()); }
 };
 
-/// ^A X_B^T I_B ^B X_A for a 6x6 (articulated) inertia given in B, returned in A
-/// (the projection to the parent in the articulated-body algorithm), with X = ^B X_A.
+/// M * skew(r), column by column (18 multiplications instead of 27).
+inline Mat3 timesSkew(const Mat3& M, const Vec3& r) {
+  Mat3 out;
+  out.col(0) = r.z() * M.col(1) - r.y() * M.col(2);
+  out.col(1) = r.x() * M.col(2) - r.z() * M.col(0);
+  out.col(2) = r.y() * M.col(0) - r.x() * M.col(1);
+  return out;
+}
+
+/// X^T I X for a symmetric 6x6 (articulated) inertia I given in frame B, returned in
+/// frame A, with X = ^B X_A: the projection to the parent in the articulated-body algorithm.
 inline Mat6 transformInertiaToParent(const Transform& X, const Mat6& I) {
-  // X = diag(E, E) * [1 0; -rx 1]; rotate first, then shift the reference point.
+  // X = diag(E, E) * [1 0; -rx 1]: rotate the blocks into A's axes, then shift the
+  // reference point by r. With blocks [A B; B^T C] (A, C symmetric) and rx = skew(r):
+  //   C' = C,  B' = B + rx C = B - (C rx)^T,  A' = A - B' rx - (B rx)^T.
   const Mat3 Et = X.E.transpose();
-  const Mat3 A = Et * I.topLeftCorner<3, 3>() * X.E;
-  const Mat3 B = Et * I.topRightCorner<3, 3>() * X.E;
-  const Mat3 C = Et * I.bottomRightCorner<3, 3>() * X.E;
-  const Mat3 rx = skew(X.r);
-  const Mat3 Crx = C * rx;
-  const Mat3 Bn = B + rx * C;
+  const Mat3 A = Et * (I.topLeftCorner<3, 3>() * X.E);
+  const Mat3 B = Et * (I.topRightCorner<3, 3>() * X.E);
+  const Mat3 C = Et * (I.bottomRightCorner<3, 3>() * X.E);
+  const Mat3 Bn = B - timesSkew(C, X.r).transpose();
   Mat6 out;
-  out.topLeftCorner<3, 3>() = A - B * rx + rx * B.transpose() - rx * Crx;
+  out.topLeftCorner<3, 3>() = A - timesSkew(Bn, X.r) - timesSkew(B, X.r).transpose();
   out.topRightCorner<3, 3>() = Bn;
   out.bottomLeftCorner<3, 3>() = Bn.transpose();
   out.bottomRightCorner<3, 3>() = C;

@@ -1,0 +1,42 @@
+# Articula: the two set-up commands are `make demo` and `make test`.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build demo test test-unit test-asan bench bench-peers clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job: simulate the four-bar, write out/results.csv, out/summary.json, out/animation.html.
+demo: build
+	$(BUILD)/bin/articula simulate models/four_bar.yaml --t-end 10 --out out
+
+# The whole test suite (unit, simulation, command line).
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_SANITIZE=ON -DARTICULA_BUILD_BENCH=OFF
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -L unit
+
+bench: build
+	$(BUILD)/bin/bench_dynamics --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+
+bench-peers: build
+	@scripts/install-peers.sh
+	cmake -S bench/peers -B $(BUILD)-peers -DCMAKE_BUILD_TYPE=Release -DARTICULA_ROOT=$(CURDIR)
+	cmake --build $(BUILD)-peers -j $(JOBS)
+	$(BUILD)-peers/peers
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BUILD)-peers out

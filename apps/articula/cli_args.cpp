@@ -1,0 +1,143 @@
+#include "cli_args.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace articula::cli {
+
+std::string usage() {
+  return R"(articula - multibody dynamics
+
+usage:
+  articula simulate MODEL.yaml [options]   simulate and write OUT/results.csv, OUT/summary.json, OUT/animation.html
+  articula info MODEL.yaml                 bodies, joints, degrees of freedom, loops, force elements
+  articula check MODEL.yaml                validate the model (exit 0 when valid)
+  articula generate chain --n N [--spatial] -o FILE.yaml
+                                           write the N-link pendulum chain benchmark model
+  articula --help | --version
+
+simulate options:
+  --formulation NAME     auto (default: aba for open trees, reference with loops), aba, crba, reference
+  --integrator NAME      rk45 (default, adaptive Dormand-Prince 5(4)), rk4, euler
+  --dt SECONDS           step of the fixed-step integrators; first step hint for rk45 (default 1e-3)
+  --rtol X, --atol X     rk45 tolerances (default 1e-8, 1e-10)
+  --t-end SECONDS        end time (default 10)
+  --output-dt SECONDS    sampling period of the outputs (default 0.01)
+  --stabilization KIND   projection (default), baumgarte, none: how loop constraints are kept
+  --no-assemble          skip the initial assembly of closed loops
+  --out DIR              output directory (default out)
+  --html FILE            animation file (default OUT/animation.html); --no-html to skip it
+  --quiet                no progress bar and no report on stdout
+
+exit status: 0 success, 1 the run failed (results up to the failure are kept), 2 bad command line or model
+)";
+}
+
+namespace {
+
+class Args {
+ public:
+  explicit Args(const std::vector<std::string>& a) : a_(a) {}
+  bool done() const { return i_ >= a_.size(); }
+  const std::string& next() { return a_[i_++]; }
+  const std::string& value(const std::string& flag) {
+    if (done()) throw UsageError("option " + flag + " needs a value");
+    return next();
+  }
+  double number(const std::string& flag) {
+    const std::string& s = value(flag);
+    double x = 0.0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), x);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(x))
+      throw UsageError("option " + flag + ": '" + s + "' is not a number");
+    return x;
+  }
+  double positive(const std::string& flag) {
+    const double x = number(flag);
+    if (x <= 0.0) throw UsageError("option " + flag + " must be positive");
+    return x;
+  }
+
+ private:
+  const std::vector<std::string>& a_;
+  std::size_t i_ = 0;
+};
+
+void parseSimulate(Args& args, Command& c) {
+  while (!args.done()) {
+    const std::string& a = args.next();
+    if (a == "--formulation") c.options.formulation = args.value(a);
+    else if (a == "--integrator") c.options.integrator = args.value(a);
+    else if (a == "--dt") c.options.integratorOptions.dt = args.positive(a);
+    else if (a == "--rtol") c.options.integratorOptions.rtol = args.positive(a);
+    else if (a == "--atol") c.options.integratorOptions.atol = args.positive(a);
+    else if (a == "--t-end") c.options.tEnd = args.positive(a);
+    else if (a == "--output-dt") c.options.outputInterval = args.positive(a);
+    else if (a == "--stabilization") {
+      const std::string& s = args.value(a);
+      if (s == "projection") c.options.stabilization = Stabilization::Projection;
+      else if (s == "baumgarte") c.options.stabilization = Stabilization::Baumgarte;
+      else if (s == "none") c.options.stabilization = Stabilization::None;
+      else throw UsageError("unknown stabilization '" + s + "' (valid: projection, baumgarte, none)");
+    } else if (a == "--no-assemble") c.options.assemble = false;
+    else if (a == "--out") c.outDir = args.value(a);
+    else if (a == "--html") c.htmlPath = args.value(a);
+    else if (a == "--no-html") c.html = false;
+    else if (a == "--quiet") c.quiet = true;
+    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' for simulate (see articula --help)");
+    else if (c.modelPath.empty()) c.modelPath = a;
+    else throw UsageError("unexpected argument '" + a + "': simulate takes one model file");
+  }
+  if (c.modelPath.empty()) throw UsageError("simulate needs a model file");
+}
+
+void parseGenerate(Args& args, Command& c) {
+  if (args.done()) throw UsageError("generate needs a model kind (chain)");
+  const std::string kind = args.next();
+  if (kind != "chain") throw UsageError("unknown model kind '" + kind + "' for generate (valid: chain)");
+  c.kind = Command::Kind::GenerateChain;
+  bool haveN = false;
+  while (!args.done()) {
+    const std::string& a = args.next();
+    if (a == "--n") {
+      const double n = args.number(a);
+      if (n < 1 || n > 100000 || n != std::floor(n)) throw UsageError("--n must be an integer from 1 to 100000");
+      c.links = static_cast<int>(n);
+      haveN = true;
+    } else if (a == "--spatial") c.spatial = true;
+    else if (a == "-o" || a == "--output") c.outputFile = args.value(a);
+    else throw UsageError("unknown argument '" + a + "' for generate chain");
+  }
+  if (!haveN) throw UsageError("generate chain needs --n N");
+  if (c.outputFile.empty()) throw UsageError("generate chain needs -o FILE");
+}
+
+}  // namespace
+
+Command parse(const std::vector<std::string>& argv) {
+  Command c;
+  Args args(argv);
+  if (args.done()) return c;
+  const std::string verb = args.next();
+  if (verb == "--help" || verb == "-h" || verb == "help") return c;
+  if (verb == "--version") {
+    c.kind = Command::Kind::Version;
+    return c;
+  }
+  if (verb == "simulate") {
+    c.kind = Command::Kind::Simulate;
+    parseSimulate(args, c);
+  } else if (verb == "info" || verb == "check") {
+    c.kind = verb == "info" ? Command::Kind::Info : Command::Kind::Check;
+    if (args.done()) throw UsageError(verb + " needs a model file");
+    c.modelPath = args.next();
+    if (!args.done()) throw UsageError("unexpected argument '" + args.next() + "'");
+  } else if (verb == "generate") {
+    parseGenerate(args, c);
+  } else {
+    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, generate; see articula --help)");
+  }
+  return c;
+}
+
+}  // namespace articula::cli

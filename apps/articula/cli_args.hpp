@@ -1,0 +1,42 @@
+// Command-line parsing for the articula tool, kept apart from main() so it can be
+// unit-tested and fuzzed.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "articula/simulate/simulation.hpp"
+
+namespace articula::cli {
+
+/// A malformed command line; the message says what is wrong.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Command {
+  enum class Kind { Help, Version, Simulate, Info, Check, GenerateChain };
+  Kind kind = Kind::Help;
+  std::string modelPath;
+  // simulate
+  SimulationOptions options;
+  std::string outDir = "out";
+  std::optional<std::string> htmlPath;  ///< default: OUTDIR/animation.html
+  bool html = true;
+  bool quiet = false;
+  // generate chain
+  int links = 0;
+  bool spatial = false;
+  std::string outputFile;
+};
+
+/// Parses argv[1..]; throws UsageError.
+Command parse(const std::vector<std::string>& args);
+
+/// The --help text.
+std::string usage();
+
+}  // namespace articula::cli

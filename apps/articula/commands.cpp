@@ -1,0 +1,64 @@
+#include "commands.hpp"
+
+#include <iomanip>
+
+namespace articula::cli {
+
+AssemblyResult checkAssembly(const Model& model) {
+  Eigen::VectorXd q = model.q0, v = model.v0;
+  return assemble(model, 0.0, q, v);
+}
+
+void printModelInfo(std::ostream& out, const Model& model) {
+  out << "model " << model.name << "\n"
+      << "  gravity " << model.gravity.transpose() << " m/s^2\n"
+      << "  bodies " << model.bodyCount() << ":\n";
+  double mass = 0.0;
+  for (int i = 1; i <= model.bodyCount(); ++i) {
+    const Body& b = model.bodies[i];
+    mass += b.mass;
+    out << "    " << std::left << std::setw(16) << b.name << " mass " << b.mass << " kg, parent "
+        << model.bodies[model.parent(i)].name << "\n";
+  }
+  out << "  total mass " << mass << " kg\n  joints " << model.bodyCount() << ":\n";
+  for (int i = 1; i <= model.bodyCount(); ++i) {
+    const Joint& j = model.joints[i];
+    out << "    " << std::left << std::setw(16) << j.name << " " << std::setw(12) << jointTypeName(j.type)
+        << model.bodies[j.parent].name << " -> " << model.bodies[j.child].name << "  (" << j.nq << " coordinates, "
+        << j.nv << " dof)\n";
+  }
+  out << "  loops " << model.loops.size() << ":\n";
+  for (const auto& l : model.loops)
+    out << "    " << std::left << std::setw(16) << l.name << " " << std::setw(12) << loopTypeName(l.type)
+        << model.bodies[l.bodyA].name << " <-> " << model.bodies[l.bodyB].name << "  (" << l.equations()
+        << " equations)\n";
+  out << "  force elements: " << model.jointSprings.size() << " joint spring-dampers, " << model.pointSprings.size()
+      << " point spring-dampers, " << model.bodyLoads.size() << " body loads, " << model.jointLoads.size()
+      << " joint loads, " << model.prescribed.size() << " prescribed motions\n"
+      << "  markers " << model.markers.size() << "\n"
+      << "  coordinates " << model.nq << ", tree degrees of freedom " << model.nv << ", constraint equations "
+      << model.constraintCount() << "\n";
+  if (model.hasConstraints()) {
+    const AssemblyResult a = checkAssembly(model);
+    out << "  constraint rank " << a.constraintRank << " at the assembled configuration: " << model.nv - a.constraintRank
+        << " degrees of freedom\n";
+  } else {
+    out << "  degrees of freedom " << model.nv << "\n";
+  }
+}
+
+void printRunReport(std::ostream& out, const Model& model, const SimulationResult& r, const std::string& outDir,
+                    const std::string& htmlPath) {
+  out << model.name << ": simulated " << r.tReached << " s with " << r.formulation << " + " << r.integrator << " in "
+      << std::setprecision(3) << r.wallSeconds << " s (" << r.steps << " steps, " << r.evaluations
+      << " evaluations)\n"
+      << "  energy drift " << std::setprecision(3) << r.maxRelativeEnergyDrift << " relative"
+      << (r.conservative ? "" : " (the model is not conservative)") << "\n";
+  if (model.hasConstraints())
+    out << "  max constraint error " << r.maxPositionError << " (position), " << r.maxVelocityError << " (velocity)\n";
+  out << "  results: " << outDir << "/results.csv, " << outDir << "/summary.json";
+  if (!htmlPath.empty()) out << ", animation: " << htmlPath;
+  out << "\n";
+}
+
+}  // namespace articula::cli

@@ -1,0 +1,18 @@
+// Applied forces from the model's force elements (springs, dampers, loads).
+#pragma once
+
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+/// Fills ws.tau (generalised forces) and ws.fext (spatial forces in body coordinates)
+/// at time t. Requires updateVelocities(model, ws, q, v) for the same state.
+/// Throws articula::Error naming the element when its force is undefined
+/// (a spring with a positive rest length whose end points coincide).
+void evaluateForceElements(const Model& model, Workspace& ws, double t, const Eigen::VectorXd& q,
+                           const Eigen::VectorXd& v);
+
+/// Potential energy of gravity and of the springs (after updatePositions for q).
+double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q);
+
+}  // namespace articula

@@ -1,0 +1,45 @@
+// Formulations in ODE form: joint accelerations from the state. Each one owns
+// its workspaces (sized once per model) and evaluates the model's force elements.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+struct FormulationOptions {
+  /// Baumgarte stabilisation of the acceleration-level constraints:
+  /// J vdot = gamma - 2 alpha (J v - nu) - beta^2 g. Zero turns it off.
+  double baumgarteAlpha = 0.0;
+  double baumgarteBeta = 0.0;
+};
+
+class Formulation {
+ public:
+  virtual ~Formulation() = default;
+  virtual std::string_view name() const = 0;
+  /// vdot at (t, q, v). Must not allocate.
+  virtual void accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& vdot) = 0;
+  /// Workspace holding the kinematics of the last evaluated state.
+  virtual const Workspace& workspace() const = 0;
+};
+
+/// Names accepted by makeFormulation, with a one-line description each.
+struct FormulationInfo {
+  std::string_view name;
+  std::string_view description;
+  bool closedLoops;  ///< handles loop closures and prescribed motion
+};
+const std::vector<FormulationInfo>& formulations();
+
+/// Creates the named formulation ("aba", "crba", "reference"; "auto" picks aba for
+/// open trees and reference otherwise). Throws articula::Error for an unknown name or
+/// a tree-only formulation applied to a model with constraints.
+std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model& model,
+                                             const FormulationOptions& options = {});
+
+}  // namespace articula

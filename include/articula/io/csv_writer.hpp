@@ -1,0 +1,33 @@
+// Streams samples to a CSV file, one complete line per sample, flushed as it is
+// written: a run that stops for any reason leaves a readable file up to its last sample.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "articula/simulate/simulation.hpp"
+
+namespace articula {
+
+class CsvWriter final : public SampleSink {
+ public:
+  /// Opens (truncates) the file and writes the header. Throws articula::Error naming the path.
+  CsvWriter(const Model& model, const std::string& path);
+  ~CsvWriter() override;
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+
+  void write(const Sample& sample) override;
+
+  /// Column names, in order: time, joint coordinates, joint velocities, marker positions, energies, constraint errors.
+  static std::vector<std::string> columns(const Model& model);
+
+ private:
+  void number(double x);
+  const Model& model_;
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::string line_;
+};
+
+}  // namespace articula

@@ -1,0 +1,36 @@
+// Loop-closure and prescribed-motion constraints at position, velocity and
+// acceleration level: g(q, t) = 0, J(q) v = nu(t), J(q) vdot = gamma(q, v, t).
+// Rows are ordered as model.loops (each loop's equations), then model.prescribed.
+#pragma once
+
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+class ConstraintEvaluator {
+ public:
+  explicit ConstraintEvaluator(const Model& model);
+
+  int size() const { return static_cast<int>(g.size()); }
+
+  /// g(q, t); requires updatePositions for q in ws.
+  void positions(const Workspace& ws, double t, const Eigen::VectorXd& q);
+  /// J(q) (size x nv) and nu(t); requires updatePositions.
+  void jacobian(const Workspace& ws, double t);
+  /// gamma such that J vdot = gamma holds for the true accelerations:
+  /// gamma = -(dJ/dt) v + d2f/dt2. Requires updateVelocities for (q, v).
+  void accelerationBias(Workspace& ws, double t);
+
+  Eigen::VectorXd g;      ///< position residual
+  Eigen::MatrixXd J;      ///< Jacobian
+  Eigen::VectorXd nu;     ///< velocity target (non-zero for prescribed motion)
+  Eigen::VectorXd gamma;  ///< acceleration right-hand side
+
+ private:
+  const Model& model_;
+  Eigen::MatrixXd JA_, JB_;  // 6 x nv body Jacobians (world, about the origin)
+  Eigen::MatrixXd P_;        // 3 x nv relative point or angular velocity rows
+  Eigen::VectorXd zeroV_;
+};
+
+}  // namespace articula

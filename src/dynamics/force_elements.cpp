@@ -1,0 +1,73 @@
+#include "articula/dynamics/force_elements.hpp"
+
+#include "articula/dynamics/recursive.hpp"
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula {
+
+namespace {
+// Adds a force fw (world coordinates) applied at point p (body coordinates) to body b.
+void applyWorldForce(Workspace& ws, int b, const Vec3& p, const Vec3& fw) {
+  if (b == 0) return;
+  const Vec3 fb = ws.X0[b].E * fw;
+  ws.fext[b] += Force(p.cross(fb), fb);
+}
+
+struct SpringGeometry {
+  Vec3 direction;  // unit vector from A to B
+  double length;
+};
+
+SpringGeometry springGeometry(const Workspace& ws, const PointSpringDamper& s) {
+  const Vec3 d = pointPosition(ws, s.bodyB, s.pointB) - pointPosition(ws, s.bodyA, s.pointA);
+  const double L = d.norm();
+  if (L < 1e-12) {
+    if (s.restLength > 0.0)
+      throw Error("spring '" + s.name + "': its end points coincide, so the direction of a force with rest length " +
+                  std::to_string(s.restLength) + " m is undefined");
+    return {Vec3::Zero(), 0.0};
+  }
+  return {d / L, L};
+}
+}  // namespace
+
+void evaluateForceElements(const Model& model, Workspace& ws, double t, const Eigen::VectorXd& q,
+                           const Eigen::VectorXd& v) {
+  ws.tau.setZero();
+  for (auto& f : ws.fext) f = Force();
+  for (const auto& s : model.jointSprings) {
+    const Joint& j = model.joints[s.joint];
+    ws.tau[j.iv + s.dof] -= s.stiffness * (q[j.iq + s.dof] - s.restPosition) + s.damping * v[j.iv + s.dof];
+  }
+  for (const auto& l : model.jointLoads) ws.tau[model.joints[l.joint].iv + l.dof] += l.magnitude.value(t);
+  for (const auto& s : model.pointSprings) {
+    const SpringGeometry g = springGeometry(ws, s);
+    const Vec3 relVel = pointVelocity(ws, s.bodyB, s.pointB) - pointVelocity(ws, s.bodyA, s.pointA);
+    const double tension = s.stiffness * (g.length - s.restLength) + s.damping * g.direction.dot(relVel);
+    applyWorldForce(ws, s.bodyA, s.pointA, tension * g.direction);
+    applyWorldForce(ws, s.bodyB, s.pointB, -tension * g.direction);
+  }
+  for (const auto& l : model.bodyLoads) {
+    const double m = l.magnitude.value(t);
+    const Vec3 vb = l.worldFrame ? Vec3(ws.X0[l.body].E * l.direction * m) : Vec3(l.direction * m);  // body coordinates
+    if (l.torque)
+      ws.fext[l.body] += Force(vb, Vec3::Zero());
+    else
+      ws.fext[l.body] += Force(l.point.cross(vb), vb);
+  }
+}
+
+double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q) {
+  double V = gravitationalEnergy(model, ws);
+  for (const auto& s : model.jointSprings) {
+    const double x = q[model.joints[s.joint].iq + s.dof] - s.restPosition;
+    V += 0.5 * s.stiffness * x * x;
+  }
+  for (const auto& s : model.pointSprings) {
+    const double x = springGeometry(ws, s).length - s.restLength;
+    V += 0.5 * s.stiffness * x * x;
+  }
+  return V;
+}
+
+}  // namespace articula

@@ -1,0 +1,97 @@
+#include "articula/io/summary_json.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace articula {
+
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+namespace {
+std::string jsonNumber(double x) {
+  if (!std::isfinite(x)) return "null";  // JSON has no NaN/Inf
+  std::ostringstream s;
+  s.precision(17);
+  s << x;
+  return s.str();
+}
+
+const char* stabilizationName(Stabilization s) {
+  switch (s) {
+    case Stabilization::None: return "none";
+    case Stabilization::Baumgarte: return "baumgarte";
+    case Stabilization::Projection: return "projection";
+  }
+  return "?";
+}
+}  // namespace
+
+void writeSummaryJson(const std::string& path, const Model& model, const std::string& modelPath,
+                      const SimulationOptions& o, const SimulationResult& r) {
+  std::ostringstream j;
+  j << "{\n"
+    << "  \"status\": " << jsonString(r.ok ? "ok" : "error") << ",\n"
+    << "  \"error\": " << (r.ok ? "null" : jsonString(r.error)) << ",\n"
+    << "  \"model\": {\"name\": " << jsonString(model.name) << ", \"file\": " << jsonString(modelPath)
+    << ", \"bodies\": " << model.bodyCount() << ", \"coordinates\": " << model.nq << ", \"tree_dofs\": " << model.nv
+    << ", \"constraint_equations\": " << model.constraintCount() << "},\n"
+    << "  \"formulation\": " << jsonString(r.formulation) << ",\n"
+    << "  \"integrator\": " << jsonString(r.integrator) << ",\n"
+    << "  \"stabilization\": " << jsonString(stabilizationName(o.stabilization)) << ",\n"
+    << "  \"dt\": " << jsonNumber(o.integratorOptions.dt) << ",\n"
+    << "  \"rtol\": " << jsonNumber(o.integratorOptions.rtol) << ",\n"
+    << "  \"atol\": " << jsonNumber(o.integratorOptions.atol) << ",\n"
+    << "  \"t_start\": " << jsonNumber(o.tStart) << ",\n"
+    << "  \"t_end\": " << jsonNumber(o.tEnd) << ",\n"
+    << "  \"t_reached\": " << jsonNumber(r.tReached) << ",\n"
+    << "  \"wall_time_s\": " << jsonNumber(r.wallSeconds) << ",\n"
+    << "  \"steps\": " << r.steps << ",\n"
+    << "  \"rejected_steps\": " << r.rejectedSteps << ",\n"
+    << "  \"function_evaluations\": " << r.evaluations << ",\n"
+    << "  \"samples\": " << r.samples << ",\n"
+    << "  \"conservative\": " << (r.conservative ? "true" : "false") << ",\n"
+    << "  \"initial_energy\": " << jsonNumber(r.initialEnergy) << ",\n"
+    << "  \"final_energy\": " << jsonNumber(r.finalEnergy) << ",\n"
+    << "  \"max_energy_drift\": " << jsonNumber(r.maxEnergyDrift) << ",\n"
+    << "  \"max_relative_energy_drift\": " << jsonNumber(r.maxRelativeEnergyDrift) << ",\n"
+    << "  \"max_constraint_position_error\": " << jsonNumber(r.maxPositionError) << ",\n"
+    << "  \"max_constraint_velocity_error\": " << jsonNumber(r.maxVelocityError) << ",\n"
+    << "  \"assembly\": {\"iterations\": " << r.assembly.iterations
+    << ", \"position_error\": " << jsonNumber(r.assembly.positionError)
+    << ", \"velocity_error\": " << jsonNumber(r.assembly.velocityError)
+    << ", \"constraint_rank\": " << r.assembly.constraintRank << "}\n"
+    << "}\n";
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    f << j.str();
+    f.flush();
+    if (!f) throw Error("cannot write '" + tmp + "'");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error("cannot rename '" + tmp + "' to '" + path + "'");
+}
+
+}  // namespace articula

@@ -1,0 +1,126 @@
+#include "articula/kinematics/constraints.hpp"
+
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula {
+
+namespace {
+// World positions and orientations of the two constraint frames.
+struct FramePair {
+  Vec3 pa, pb;  // origins
+  Mat3 Ra, Rb;  // axes (columns) in world coordinates
+};
+
+FramePair framePair(const Workspace& ws, const LoopConstraint& l) {
+  return {pointPosition(ws, l.bodyA, l.pointA), pointPosition(ws, l.bodyB, l.pointB),
+          bodyRotation(ws, l.bodyA) * l.rotationA, bodyRotation(ws, l.bodyB) * l.rotationB};
+}
+
+// Rows of angular constraints: frame-A axes whose relative rotation rate is zero.
+int angularAxisCount(LoopConstraint::Type t) {
+  return t == LoopConstraint::Type::Weld ? 3 : t == LoopConstraint::Type::Revolute ? 2 : 0;
+}
+}  // namespace
+
+ConstraintEvaluator::ConstraintEvaluator(const Model& model)
+    : g(Eigen::VectorXd::Zero(model.constraintCount())),
+      J(Eigen::MatrixXd::Zero(model.constraintCount(), model.nv)),
+      nu(Eigen::VectorXd::Zero(model.constraintCount())),
+      gamma(Eigen::VectorXd::Zero(model.constraintCount())),
+      model_(model),
+      JA_(6, model.nv),
+      JB_(6, model.nv),
+      P_(3, model.nv),
+      zeroV_(Eigen::VectorXd::Zero(model.nv)) {}
+
+void ConstraintEvaluator::positions(const Workspace& ws, double t, const Eigen::VectorXd& q) {
+  int row = 0;
+  for (const auto& l : model_.loops) {
+    const FramePair f = framePair(ws, l);
+    const Vec3 d = f.pb - f.pa;
+    if (l.type == LoopConstraint::Type::Distance) {
+      g[row++] = d.norm() - l.distance;
+      continue;
+    }
+    g.segment<3>(row) = d;
+    row += 3;
+    const Vec3 xa = f.Ra.col(0), ya = f.Ra.col(1), za = f.Ra.col(2);
+    const Vec3 xb = f.Rb.col(0), yb = f.Rb.col(1), zb = f.Rb.col(2);
+    if (l.type == LoopConstraint::Type::Revolute) {
+      // z_b must stay along z_a; to first order these are the rotations about x_a, y_a.
+      g[row++] = -ya.dot(zb);
+      g[row++] = xa.dot(zb);
+    } else if (l.type == LoopConstraint::Type::Weld) {
+      // Rotation vector of R_a^T R_b to first order.
+      g[row++] = 0.5 * (za.dot(yb) - ya.dot(zb));
+      g[row++] = 0.5 * (xa.dot(zb) - za.dot(xb));
+      g[row++] = 0.5 * (ya.dot(xb) - xa.dot(yb));
+    }
+  }
+  for (const auto& p : model_.prescribed) g[row++] = q[model_.joints[p.joint].iq + p.dof] - p.position.value(t);
+}
+
+void ConstraintEvaluator::jacobian(const Workspace& ws, double t) {
+  int row = 0;
+  nu.setZero();
+  for (const auto& l : model_.loops) {
+    const FramePair f = framePair(ws, l);
+    bodyJacobian(model_, ws, l.bodyA, JA_);
+    bodyJacobian(model_, ws, l.bodyB, JB_);
+    // Relative linear velocity of the frame origins: v_O + w x p = J_lin - [p]x J_ang per body.
+    P_.noalias() = JB_.bottomRows<3>() - JA_.bottomRows<3>();
+    P_.noalias() -= skew(f.pb) * JB_.topRows<3>();
+    P_.noalias() += skew(f.pa) * JA_.topRows<3>();
+    if (l.type == LoopConstraint::Type::Distance) {
+      const Vec3 d = f.pb - f.pa;
+      const double L = d.norm();
+      const Vec3 u = L > 1e-300 ? Vec3(d / L) : Vec3::Zero();
+      J.row(row++).noalias() = u.transpose() * P_;
+      continue;
+    }
+    J.middleRows<3>(row) = P_;
+    row += 3;
+    const int axes = angularAxisCount(l.type);
+    if (axes == 0) continue;
+    P_.noalias() = JB_.topRows<3>() - JA_.topRows<3>();  // relative angular velocity
+    for (int k = 0; k < axes; ++k) J.row(row++).noalias() = f.Ra.col(k).transpose() * P_;
+  }
+  for (const auto& p : model_.prescribed) {
+    J.row(row).setZero();
+    J(row, model_.joints[p.joint].iv + p.dof) = 1.0;
+    nu[row++] = p.position.derivative(t);
+  }
+}
+
+void ConstraintEvaluator::accelerationBias(Workspace& ws, double t) {
+  updateAccelerations(model_, ws, zeroV_);  // accelerations at vdot = 0: the velocity-product part
+  int row = 0;
+  for (const auto& l : model_.loops) {
+    const FramePair f = framePair(ws, l);
+    const Vec3 relVel = pointVelocity(ws, l.bodyB, l.pointB) - pointVelocity(ws, l.bodyA, l.pointA);
+    const Vec3 relAcc = pointAcceleration(ws, l.bodyB, l.pointB) - pointAcceleration(ws, l.bodyA, l.pointA);
+    if (l.type == LoopConstraint::Type::Distance) {
+      // d2/dt2 |d| = u . a_rel + (|v_rel|^2 - (u . v_rel)^2) / |d|
+      const Vec3 d = f.pb - f.pa;
+      const double L = std::max(d.norm(), 1e-300);
+      const Vec3 u = d / L;
+      gamma[row++] = -(u.dot(relAcc) + (relVel.squaredNorm() - u.dot(relVel) * u.dot(relVel)) / L);
+      continue;
+    }
+    gamma.segment<3>(row) = -relAcc;
+    row += 3;
+    const int axes = angularAxisCount(l.type);
+    if (axes == 0) continue;
+    const Vec3 wa = angularVelocity(ws, l.bodyA);
+    const Vec3 wRel = angularVelocity(ws, l.bodyB) - wa;
+    const Vec3 alphaRel = angularAcceleration(ws, l.bodyB) - angularAcceleration(ws, l.bodyA);
+    for (int k = 0; k < axes; ++k) {
+      // d/dt (e . w_rel) with e fixed in body A: (w_a x e) . w_rel + e . alpha_rel
+      const Vec3 e = f.Ra.col(k);
+      gamma[row++] = -(wa.cross(e).dot(wRel) + e.dot(alphaRel));
+    }
+  }
+  for (const auto& p : model_.prescribed) gamma[row++] = p.position.secondDerivative(t);
+}
+
+}  // namespace articula

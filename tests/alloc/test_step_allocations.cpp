@@ -1,0 +1,62 @@
+// The step loop allocates nothing: global operator new is counted while a model is
+// integrated, after the workspaces were sized.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "articula/integrate/integrator.hpp"
+#include "articula/model/generators.hpp"
+#include "articula/simulate/system.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+}
+
+void* operator new(std::size_t n) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void* operator new(std::size_t n, std::align_val_t a) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::aligned_alloc(static_cast<std::size_t>(a), (n + static_cast<std::size_t>(a) - 1) / static_cast<std::size_t>(a) * static_cast<std::size_t>(a))) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+using namespace articula;
+
+namespace {
+long allocationsDuringSteps(const char* formulation, const char* integrator, const Model& model) {
+  MultibodySystem system(model, makeFormulation(formulation, model), Stabilization::Projection);
+  IntegratorOptions o;
+  o.dt = 1e-3;
+  auto integ = makeIntegrator(integrator, o);
+  Eigen::VectorXd x(model.nq + model.nv);
+  x << model.q0, model.v0;
+  integ->initialize(system, 0.0, x);
+  integ->step(1.0);  // warm-up: first evaluations may size lazily
+  const long before = allocations.load();
+  for (int k = 0; k < 200; ++k) integ->step(1.0);
+  return allocations.load() - before;
+}
+}  // namespace
+
+TEST(StepAllocations, AbaWithEveryIntegratorAllocatesNothing) {
+  const Model model = makeChain(16, true);
+  for (const char* integrator : {"euler", "rk4", "rk45"})
+    EXPECT_EQ(allocationsDuringSteps("aba", integrator, model), 0) << integrator;
+}
+
+TEST(StepAllocations, CrbaAllocatesNothing) {
+  const Model model = makeChain(16, true);
+  EXPECT_EQ(allocationsDuringSteps("crba", "rk4", model), 0);
+}
