@@ -27,6 +27,10 @@ class AnimationSink final : public SampleSink {
 
 int simulateCommand(const cli::Command& c) {
   const Model model = loadModel(c.modelPath);
+  // Configuration mistakes are reported before anything is written (exit status 2).
+  makeIntegrator(c.options.integrator, c.options.integratorOptions);
+  makeFormulation(c.options.formulation, model);
+  if (c.options.assemble) cli::checkAssembly(model);
   std::filesystem::create_directories(c.outDir);
   const std::string csvPath = c.outDir + "/results.csv";
   const std::string summaryPath = c.outDir + "/summary.json";

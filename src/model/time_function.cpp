@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <sstream>
 
 namespace articula {
 
@@ -129,6 +130,41 @@ double TimeFunction::secondDerivative(double t) const {
     }
   }
   return 0.0;
+}
+
+std::string TimeFunction::yaml() const {
+  std::ostringstream s;
+  s.precision(17);
+  auto list = [&](const std::vector<double>& v) {
+    s << '[';
+    for (std::size_t i = 0; i < v.size(); ++i) s << (i ? ", " : "") << v[i];
+    s << ']';
+  };
+  switch (kind_) {
+    case Kind::Constant:
+      s << a_[0];
+      break;
+    case Kind::Polynomial:
+      s << "{type: polynomial, coefficients: ";
+      list(a_);
+      s << '}';
+      break;
+    case Kind::Sine:
+      s << "{type: sine, amplitude: " << a_[0] << ", frequency: " << a_[1] / (2.0 * std::numbers::pi) << ", phase: " << a_[2]
+        << ", offset: " << a_[3] << '}';
+      break;
+    case Kind::SmoothStep:
+      s << "{type: smooth_step, t0: " << a_[0] << ", v0: " << a_[1] << ", t1: " << a_[2] << ", v1: " << a_[3] << '}';
+      break;
+    case Kind::Table:
+      s << "{type: table, time: ";
+      list(a_);
+      s << ", value: ";
+      list(b_);
+      s << '}';
+      break;
+  }
+  return s.str();
 }
 
 }  // namespace articula

@@ -27,6 +27,9 @@ class TimeFunction {
   double derivative(double t) const;
   double secondDerivative(double t) const;
 
+  /// The function in the model-file syntax (docs/model-format.md), e.g. "{type: sine, ...}".
+  std::string yaml() const;
+
  private:
   Kind kind_ = Kind::Constant;
   std::vector<double> a_;  // parameters, meaning depends on kind_
