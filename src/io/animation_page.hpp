@@ -69,10 +69,10 @@ const meshes = D.bodies.map(b => {
 });
 // --- camera: orbit about a target
 const up = unit(mul(D.gravity,-1).some(x=>x)?mul(D.gravity,-1):[0,1,0]);
-const cam = {target:[0,0,0], dist:3, yaw:0.35, pitch:0.35};
+const cam = {target:[0,0,0], dist:3, yaw:-0.35, pitch:0.3};
 function basis(){ // right, upv, forward (from eye to target)
   const ref = Math.abs(up[2])<0.9?[0,0,1]:[1,0,0];
-  const e1=unit(cross(up,ref)), e2=cross(up,e1); // e1,e2 span the ground plane
+  const e1=unit(cross(up,ref)), e2=cross(e1,up); // e1,e2 span the ground plane; e2 = +z for y-up
   const dir=add(add(mul(e2,Math.cos(cam.pitch)*Math.cos(cam.yaw)),mul(e1,Math.cos(cam.pitch)*Math.sin(cam.yaw))),mul(up,Math.sin(cam.pitch)));
   const fwd=mul(dir,-1), right=unit(cross(fwd,up)), upv=cross(right,fwd);
   return {eye:add(cam.target,mul(dir,cam.dist)), fwd, right, upv};
@@ -81,7 +81,7 @@ function fit(){ let lo=[1e9,1e9,1e9], hi=[-1e9,-1e9,-1e9];
   const step=Math.max(1,Math.floor(nf/200));
   for(let f=0;f<nf;f+=step) for(let b=0;b<nb;b++){ const p=pose(f,b).p; for(let k=0;k<3;k++){lo[k]=Math.min(lo[k],p[k]);hi[k]=Math.max(hi[k],p[k]);} }
   for(let k=0;k<3;k++){lo[k]=Math.min(lo[k],0);hi[k]=Math.max(hi[k],0);}
-  cam.target=mul(add(lo,hi),0.5); cam.dist=Math.max(1.0,2.2*norm(sub(hi,lo))); }
+  cam.target=mul(add(lo,hi),0.5); cam.dist=Math.max(1.0,1.5*norm(sub(hi,lo))); }
 function project(B,p,W,H){ const d=sub(p,B.eye), z=dotv(d,B.fwd); if(z<1e-3) return null;
   const s=0.9*H/z; return [W/2+s*dotv(d,B.right), H/2-s*dotv(d,B.upv), z]; }
 function shade(hex,k){ const n=parseInt(hex.slice(1),16), c=[n>>16,(n>>8)&255,n&255].map(x=>Math.round(x*k));
@@ -92,7 +92,7 @@ function draw(){
   ctx.fillStyle='#1d2126'; ctx.fillRect(0,0,W,H);
   const B=basis(); const light=unit(add(add(mul(up,1.0),mul(B.right,-0.4)),mul(B.fwd,-0.6)));
   // ground grid around the origin
-  const ref=Math.abs(up[2])<0.9?[0,0,1]:[1,0,0], g1=unit(cross(up,ref)), g2=cross(up,g1);
+  const ref=Math.abs(up[2])<0.9?[0,0,1]:[1,0,0], g1=unit(cross(up,ref)), g2=cross(g1,up);
   const ext=Math.max(1,Math.ceil(cam.dist)), stepg=ext>8?1:0.25*Math.ceil(ext/2);
   ctx.lineWidth=1*devicePixelRatio; ctx.strokeStyle='#3a4049';
   for(let k=-ext;k<=ext+1e-9;k+=stepg){ for(const [a,b] of [[g1,g2],[g2,g1]]){
