@@ -145,7 +145,6 @@ AssemblyResult assemble(const Model& model, double t, Eigen::VectorXd& q, Eigen:
     integrateConfiguration(model, q, dv);
   }
   result.positionError = err;
-  result.constraintRank = cod.rank();
   if (err > std::max(tol, 1e-9))
     throw ModelError({}, "initial assembly",
                      "the loop constraints cannot be satisfied from the initial configuration (residual " + std::to_string(err) +
@@ -154,6 +153,7 @@ AssemblyResult assemble(const Model& model, double t, Eigen::VectorXd& q, Eigen:
   updatePositions(model, ws, q);
   c.jacobian(ws, t);
   cod.compute(lockedJacobian());
+  result.constraintRank = static_cast<int>(cod.rank());
   v += free.asDiagonal() * cod.solve(Eigen::VectorXd(c.nu - c.J * v));
   result.velocityError = (c.J * v - c.nu).cwiseAbs().maxCoeff();
   if (result.velocityError > 1e-9)

@@ -1,0 +1,35 @@
+#include "articula/dynamics/recursive.hpp"
+#include "articula/model/generators.hpp"
+#include "peer.hpp"
+
+namespace peers {
+
+namespace {
+class ArticulaChain final : public PeerChain {
+ public:
+  ArticulaChain(int n, bool spatial)
+      : model_(articula::makeChain(n, spatial)), ws_(model_), q_(model_.nq), v_(model_.nv),
+        tau_(Eigen::VectorXd::Zero(model_.nv)), qdd_(model_.nv) {}
+  std::string engine() const override { return "articula"; }
+  void setState(const std::vector<double>& q, const std::vector<double>& v) override {
+    for (int i = 0; i < model_.nv; ++i) {
+      q_[i] = q[static_cast<std::size_t>(i)];
+      v_[i] = v[static_cast<std::size_t>(i)];
+    }
+  }
+  void forwardDynamics(std::vector<double>& qddot) override {
+    articula::forwardDynamics(model_, ws_, q_, v_, tau_, nullptr, qdd_);
+    qddot.assign(qdd_.data(), qdd_.data() + qdd_.size());
+  }
+  std::string timedCalls() const override { return "articula::forwardDynamics (ABA)"; }
+
+ private:
+  articula::Model model_;
+  articula::Workspace ws_;
+  Eigen::VectorXd q_, v_, tau_, qdd_;
+};
+}  // namespace
+
+std::unique_ptr<PeerChain> makeArticula(int n, bool spatial) { return std::make_unique<ArticulaChain>(n, spatial); }
+
+}  // namespace peers
