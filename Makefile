@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-unit test-asan bench bench-peers clean
+.PHONY: all deps build demo test test-asan bench bench-peers clean
 
 all: build
 
@@ -29,14 +29,17 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -L unit
 
-bench: build
-	$(BUILD)/bin/bench_dynamics --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+# Benchmarks are built without assertions (like the peers' Debian release builds).
+bench: deps
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS) --target bench_dynamics
+	$(BUILD)-bench/bin/bench_dynamics --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
-bench-peers: build
+bench-peers: deps
 	@scripts/install-peers.sh
 	cmake -S bench/peers -B $(BUILD)-peers -DCMAKE_BUILD_TYPE=Release -DARTICULA_ROOT=$(CURDIR)
 	cmake --build $(BUILD)-peers -j $(JOBS)
 	$(BUILD)-peers/peers
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(BUILD)-peers out
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BUILD)-peers $(BUILD)-bench out

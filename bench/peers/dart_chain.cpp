@@ -1,4 +1,7 @@
-#include <dart/dart.hpp>
+// dart/dart.hpp pulls in IkFast, whose header Debian does not ship: include only what is used.
+#include <dart/dynamics/BodyNode.hpp>
+#include <dart/dynamics/RevoluteJoint.hpp>
+#include <dart/dynamics/Skeleton.hpp>
 
 #include "peer.hpp"
 

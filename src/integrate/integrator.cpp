@@ -1,6 +1,8 @@
+// The method-independent part of every integrator, and the factory with option validation.
 #include "articula/integrate/integrator.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "articula/core/error.hpp"
@@ -8,56 +10,86 @@
 
 namespace articula {
 
+Integrator::~Integrator() = default;
+
 void Integrator::initialize(OdeSystem& system, double t0, const Eigen::VectorXd& x0) {
-  system_ = &system;
   const int n = system.size();
-  if (x0.size() != n) throw Error("initial state has " + std::to_string(x0.size()) + " entries, the system " + std::to_string(n));
+  if (x0.size() != n)
+    throw Error("integrator: the initial state has " + std::to_string(x0.size()) + " entries but the system has " +
+                std::to_string(n));
+  if (!std::isfinite(t0)) throw Error("integrator: the initial time must be finite");
+  system_ = &system;
   t_ = tPrev_ = t0;
   x_ = x0;
   xPrev_ = x0;
   xNew_.resize(n);
-  fStart_.resize(n);
+  f_.resize(n);
   fPrev_.resize(n);
   stats_ = IntegratorStats();
+  evaluate(t_, x_, f_);
+  fPrev_ = f_;
   prepare();
-  evaluate(t_, x_, fStart_);
-  fPrev_ = fStart_;
 }
 
 double Integrator::step(double tEnd) {
   const double remaining = tEnd - t_;
   if (!(remaining > 0.0)) return t_;
-  const double h = advance(remaining, tEnd);
+  const double h = advance(remaining);
+  // The step's end becomes the start of the dense-output interval; swaps keep it allocation-free.
   tPrev_ = t_;
-  // Land exactly on tEnd when the step was meant to reach it.
-  t_ = (h >= remaining * (1.0 - 1e-12)) ? tEnd : t_ + h;
+  t_ = (h == remaining) ? tEnd : t_ + h;  // capStep returns `remaining` itself for the last step
   xPrev_.swap(x_);
   x_.swap(xNew_);
-  fPrev_ = fStart_;
-  const bool changed = system_->afterStep(t_, x_);
+  fPrev_.swap(f_);
   ++stats_.steps;
+  const bool changed = system_->afterStep(t_, x_);
   finishStep(changed);
   return t_;
 }
 
 std::vector<std::string_view> integratorNames() { return {"euler", "rk4", "rk45"}; }
 
-std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const IntegratorOptions& o) {
-  auto positiveFinite = [](double x) { return std::isfinite(x) && x > 0.0; };
-  const bool isAdaptive = name == "rk45";
-  if (isAdaptive) {
-    if (!positiveFinite(o.rtol)) throw Error("integrator option rtol must be a positive number");
-    if (!positiveFinite(o.atol)) throw Error("integrator option atol must be a positive number");
-    if (!(std::isfinite(o.dt) && o.dt >= 0.0)) throw Error("integrator option dt must be zero (automatic) or positive for rk45");
+namespace {
+
+std::string describe(double v) {
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
+
+[[noreturn]] void badOption(const char* option, const std::string& requirement, double value) {
+  throw Error(std::string("integrator option '") + option + "' " + requirement + " (got " + describe(value) + ")");
+}
+
+void validate(const IntegratorOptions& o, bool adaptive) {
+  const auto positiveFinite = [](double v) { return std::isfinite(v) && v > 0.0; };
+  if (adaptive) {
+    if (!(std::isfinite(o.dt) && o.dt >= 0.0)) badOption("dt", "must be 0 (automatic) or a positive finite first step", o.dt);
   } else if (!positiveFinite(o.dt)) {
-    throw Error("integrator option dt must be a positive number for a fixed-step integrator");
+    badOption("dt", "must be a positive finite step for a fixed-step integrator", o.dt);
   }
-  if (!positiveFinite(o.dtMin) || !(o.dtMax > o.dtMin)) throw Error("integrator options need 0 < dtMin < dtMax");
-  if (name == "euler") return makeEuler(o);
-  if (name == "rk4") return makeRk4(o);
-  if (isAdaptive) return makeRk45(o);
+  if (!positiveFinite(o.rtol)) badOption("rtol", "must be positive and finite", o.rtol);
+  if (!positiveFinite(o.atol)) badOption("atol", "must be positive and finite", o.atol);
+  if (!positiveFinite(o.dtMin)) badOption("dtMin", "must be positive and finite", o.dtMin);
+  // dtMax may be +inf (no bound), but not NaN and not below dtMin.
+  if (!(o.dtMax >= o.dtMin)) badOption("dtMax", "must be at least dtMin = " + describe(o.dtMin), o.dtMax);
+}
+
+}  // namespace
+
+std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const IntegratorOptions& options) {
+  // Check the name first: an options message for a method that does not exist would mislead.
+  if (name == "euler" || name == "rk4") {
+    validate(options, false);
+    return name == "euler" ? makeEuler(options) : makeRk4(options);
+  }
+  if (name == "rk45") {
+    validate(options, true);
+    return makeRk45(options);
+  }
   std::string valid;
-  for (auto n : integratorNames()) valid += (valid.empty() ? "" : ", ") + std::string(n);
+  for (std::string_view n : integratorNames()) valid += (valid.empty() ? "" : ", ") + std::string(n);
   throw Error("unknown integrator '" + std::string(name) + "' (valid: " + valid + ")");
 }
 

@@ -1,6 +1,8 @@
-// Explicit time integrators for OdeSystem: Euler, classical RK4 and the adaptive
-// Dormand-Prince 5(4) pair with dense output. All buffers are sized in initialize();
-// step() and interpolate() never allocate.
+// Explicit time integrators for an OdeSystem: forward Euler, classical RK4 and the adaptive
+// Dormand-Prince 5(4) pair with dense output.
+//
+// Memory: every buffer is sized in initialize(); step() and interpolate() never allocate.
+// Direction: integration runs forward in time only (tEnd > time()).
 #pragma once
 
 #include <limits>
@@ -14,10 +16,10 @@ namespace articula {
 
 struct IntegratorOptions {
   double dt = 1e-3;     ///< fixed step; for rk45 the first step (0 = automatic)
-  double rtol = 1e-8;   ///< rk45 relative tolerance
-  double atol = 1e-10;  ///< rk45 absolute tolerance
-  double dtMin = 1e-12;
-  double dtMax = std::numeric_limits<double>::infinity();
+  double rtol = 1e-8;   ///< relative tolerance (rk45)
+  double atol = 1e-10;  ///< absolute tolerance (rk45)
+  double dtMin = 1e-12;  ///< rk45 gives up (SimulationError) when its step must shrink below this
+  double dtMax = std::numeric_limits<double>::infinity();  ///< upper bound on rk45's step
 };
 
 struct IntegratorStats {
@@ -26,18 +28,28 @@ struct IntegratorStats {
   long evaluations = 0;  ///< calls of OdeSystem::derivative
 };
 
+/// A one-step method. initialize() and step() are implemented once here (bookkeeping, landing on
+/// tEnd, afterStep, statistics); the methods supply the numerical work through the protected hooks.
 class Integrator {
  public:
-  virtual ~Integrator() = default;
+  virtual ~Integrator();
   virtual std::string_view name() const = 0;
   virtual bool adaptive() const = 0;
 
-  /// Sizes every buffer and evaluates the initial derivative.
+  /// Binds the system, sizes every buffer, and evaluates f(t0, x0) (plus one more evaluation for
+  /// rk45's automatic first step). Throws articula::Error when x0 does not match system.size().
+  /// The system must outlive the integrator's use.
   void initialize(OdeSystem& system, double t0, const Eigen::VectorXd& x0);
-  /// Advances one accepted step, never beyond tEnd (the last step is shortened to land on
-  /// it), then lets the system correct the state (OdeSystem::afterStep). Returns the new time.
+
+  /// Advances one accepted step, never beyond tEnd (the last step is shortened, or a step that
+  /// would stop a hair short is stretched, so that time() == tEnd exactly), then lets the system
+  /// correct the new state (OdeSystem::afterStep, called once). Returns the new time. Does
+  /// nothing when tEnd <= time().
   double step(double tEnd);
-  /// Dense output: the state at t in [previous time, time()] of the last step.
+
+  /// Dense output over the last accepted step: x(t) for t in [time() - lastStepSize(), time()].
+  /// Exact (the corrected state) at time(); before the first step it returns the initial state.
+  /// x should already have size(); it is resized (allocating) otherwise.
   virtual void interpolate(double t, Eigen::VectorXd& x) const = 0;
 
   double time() const { return t_; }
@@ -46,13 +58,20 @@ class Integrator {
   const IntegratorStats& stats() const { return stats_; }
 
  protected:
-  /// Subclass part of initialize (buffers beyond the base ones).
+  explicit Integrator(const IntegratorOptions& options) : options_(options) {}
+
+  /// Method part of initialize(): size the method's own buffers. x_ and f_ are set.
   virtual void prepare() {}
-  /// Computes xNew_ over [t_, t_ + h] (h may be reduced by adaptive methods: the step taken
-  /// is returned). fStart_ holds f(t_, x_) on entry.
-  virtual double advance(double h, double tEnd) = 0;
-  /// Called after afterStep; fixed-step methods refresh the end derivative here.
+  /// Computes xNew_ = x(t_ + h) with h <= remaining and returns h. f_ holds f(t_, x_) on entry.
+  /// Use capStep() so that a step reaching tEnd returns `remaining` itself.
+  virtual double advance(double remaining) = 0;
+  /// Called after the new state was accepted and corrected by afterStep (stateChanged tells
+  /// whether it was): must leave f_ = f(t_, x_) for the next step and the dense output.
   virtual void finishStep(bool stateChanged) = 0;
+
+  /// min(h, remaining), snapped to `remaining` when the step would stop within a relative 1e-10
+  /// of it: avoids a useless sliver of a step caused by round-off in the accumulated time.
+  static double capStep(double h, double remaining) { return h >= remaining * (1.0 - 1e-10) ? remaining : h; }
 
   void evaluate(double t, const Eigen::VectorXd& x, Eigen::VectorXd& f) {
     system_->derivative(t, x, f);
@@ -61,15 +80,17 @@ class Integrator {
 
   OdeSystem* system_ = nullptr;
   IntegratorOptions options_;
-  double t_ = 0.0, tPrev_ = 0.0;
-  Eigen::VectorXd x_, xPrev_, xNew_;
-  Eigen::VectorXd fStart_, fPrev_;  ///< f at the current and the previous step start
+  double t_ = 0.0, tPrev_ = 0.0;  ///< end and start of the last accepted step
+  Eigen::VectorXd x_, xPrev_;     ///< states at t_ and tPrev_
+  Eigen::VectorXd xNew_;          ///< result of advance(), swapped into x_
+  Eigen::VectorXd f_, fPrev_;     ///< f(t_, x_) and f(tPrev_, xPrev_)
   IntegratorStats stats_;
 };
 
-/// Creates "euler", "rk4" or "rk45". Throws articula::Error for an unknown name
-/// (listing the valid ones) or invalid options (naming the option).
+/// Creates "euler", "rk4" or "rk45". Throws articula::Error for an unknown name (the message
+/// lists the valid ones) or invalid options (the message names the option).
 std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const IntegratorOptions& options);
+/// The names makeIntegrator accepts.
 std::vector<std::string_view> integratorNames();
 
 }  // namespace articula
