@@ -2,6 +2,7 @@
 // writer, and every malformed file gets one error naming file, line, element and reason.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -116,7 +117,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"table_decreasing.yaml", {":9:", "force 'push' magnitude", "strictly increasing"}},
         BadFile{"wrong_q_length.yaml", {":4:", "joint 'ball'", "needs 4 values for a spherical joint, got 3"}},
         BadFile{"nan_value.yaml", {":3:", "body 'rod'", "not a finite number"}},
-        BadFile{"empty.yaml", {"must be a YAML map"}}));
+        BadFile{"empty.yaml", {"must be a YAML map"}}),
+    [](const ::testing::TestParamInfo<BadFile>& info) {
+      std::string name = info.param.file;
+      name = name.substr(0, name.find('.'));
+      for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return name;
+    });
 
 TEST(YamlModel, MissingFileIsNamed) {
   try {
