@@ -30,6 +30,18 @@ inline JointSpec pin(const std::string& name, const std::string& parent, const s
   return j;
 }
 
+inline LoopSpec revoluteLoop(const std::string& name, const std::string& bodyA, const Vec3& pointA,
+                             const std::string& bodyB, const Vec3& pointB) {
+  LoopSpec l;
+  l.name = name;
+  l.type = LoopConstraint::Type::Revolute;
+  l.bodyA = bodyA;
+  l.pointA = pointA;
+  l.bodyB = bodyB;
+  l.pointB = pointB;
+  return l;
+}
+
 /// Cut at C: crank on ground at A, coupler on the crank tip, rocker on ground at D; the
 /// loop closes the coupler tip onto the rocker tip. Angles are rough guesses for assembly.
 inline ModelBuilder fourBarCutAtC() {
@@ -39,14 +51,7 @@ inline ModelBuilder fourBarCutAtC() {
   b.addJoint(pin("A", "ground", "crank", Vec3::Zero(), std::numbers::pi / 3, true));
   b.addJoint(pin("B", "crank", "coupler", Vec3(0.5, 0, 0), -0.84));
   b.addJoint(pin("D", "ground", "rocker", Vec3(1, 0, 0), 1.01));
-  LoopSpec l;
-  l.name = "C";
-  l.type = LoopConstraint::Type::Revolute;
-  l.bodyA = "coupler";
-  l.pointA = Vec3(1.2, 0, 0);
-  l.bodyB = "rocker";
-  l.pointB = Vec3(0.8, 0, 0);
-  b.addLoop(l);
+  b.addLoop(revoluteLoop("C", "coupler", Vec3(1.2, 0, 0), "rocker", Vec3(0.8, 0, 0)));
   return b;
 }
 
@@ -59,14 +64,7 @@ inline ModelBuilder fourBarCutAtB() {
   b.addJoint(pin("A", "ground", "crank", Vec3::Zero(), std::numbers::pi / 3, true));
   b.addJoint(pin("D", "ground", "rocker", Vec3(1, 0, 0), 1.01));
   b.addJoint(pin("C", "rocker", "coupler", Vec3(0.8, 0, 0), 2.33));
-  LoopSpec l;
-  l.name = "B";
-  l.type = LoopConstraint::Type::Revolute;
-  l.bodyA = "coupler";
-  l.pointA = Vec3(1.2, 0, 0);
-  l.bodyB = "crank";
-  l.pointB = Vec3(0.5, 0, 0);
-  b.addLoop(l);
+  b.addLoop(revoluteLoop("B", "coupler", Vec3(1.2, 0, 0), "crank", Vec3(0.5, 0, 0)));
   return b;
 }
 
