@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-asan bench bench-peers clean
+.PHONY: all deps build demo test test-asan test-browser bench bench-peers clean
 
 all: build
 
@@ -28,6 +28,13 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_SANITIZE=ON -DARTICULA_BUILD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# The animation in headless Chromium (Debian chromium + playwright-core from npm): it loads
+# without console errors or network requests, plays, and leaves a screenshot in out/.
+test-browser: demo
+	@scripts/install-deps.sh chromium nodejs npm
+	cd tests/browser && npm install --no-audit --no-fund
+	node tests/browser/check_animation.mjs out/animation.html out/animation.png
 
 # Benchmarks are built without assertions (like the peers' Debian release builds).
 bench: deps
