@@ -31,6 +31,7 @@ void ConstrainedSolver::factorize(double t, const Eigen::VectorXd& q) {
   massMatrix(model, ws, q, H);  // also updates the positions in ws
   llt_.compute(H);
   if (llt_.info() != Eigen::Success) throw Error("the joint-space mass matrix is not positive definite");
+  if (constraints.size() == 0) return;  // an open tree: nothing to decompose
   constraints.positions(ws, t, q);
   constraints.jacobian(ws, t);
   // B = J L^-T: solve B L^T = J from the right.
