@@ -57,6 +57,10 @@ void evaluateForceElements(const Model& model, Workspace& ws, double t, const Ei
   }
 }
 
+bool forceElementsNeedKinematics(const Model& model) {
+  return !model.pointSprings.empty() || !model.bodyLoads.empty();
+}
+
 double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q) {
   double V = gravitationalEnergy(model, ws);
   for (const auto& s : model.jointSprings) {

@@ -14,18 +14,20 @@ namespace {
 // O(n) articulated-body algorithm on an open tree.
 class AbaFormulation final : public Formulation {
  public:
-  explicit AbaFormulation(const Model& model) : model_(model), ws_(model) {}
+  explicit AbaFormulation(const Model& model)
+      : model_(model), ws_(model), bodyForces_(forceElementsNeedKinematics(model)) {}
   std::string_view name() const override { return "aba"; }
   void accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& vdot) override {
-    updateVelocities(model_, ws_, q, v);
+    // ABA's first pass computes the velocities itself; world poses are only needed by body forces.
+    if (bodyForces_) updateVelocities(model_, ws_, q, v);
     evaluateForceElements(model_, ws_, t, q, v);
     forwardDynamics(model_, ws_, q, v, ws_.tau, &ws_.fext, vdot);
   }
-  const Workspace& workspace() const override { return ws_; }
 
  private:
   const Model& model_;
   Workspace ws_;
+  bool bodyForces_;
 };
 
 // Joint-space inertia by CRBA, bias forces by RNEA, dense Cholesky solve: O(n^3) on an open tree.
@@ -44,7 +46,6 @@ class CrbaFormulation final : public Formulation {
     vdot = ws_.tau - C_;
     llt_.solveInPlace(vdot);
   }
-  const Workspace& workspace() const override { return ws_; }
 
  private:
   const Model& model_;

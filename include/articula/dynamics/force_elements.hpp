@@ -12,6 +12,10 @@ namespace articula {
 void evaluateForceElements(const Model& model, Workspace& ws, double t, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& v);
 
+/// True when some element acts on bodies (point springs, body loads) and so needs the world
+/// poses and velocities of updateVelocities; joint-level elements need only q and v.
+bool forceElementsNeedKinematics(const Model& model);
+
 /// Potential energy of gravity and of the springs (after updatePositions for q).
 double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q);
 

@@ -24,8 +24,6 @@ class Formulation {
   virtual std::string_view name() const = 0;
   /// vdot at (t, q, v). Must not allocate.
   virtual void accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& vdot) = 0;
-  /// Workspace holding the kinematics of the last evaluated state.
-  virtual const Workspace& workspace() const = 0;
 };
 
 /// Names accepted by makeFormulation, with a one-line description each.

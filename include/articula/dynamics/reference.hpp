@@ -47,7 +47,6 @@ class ReferenceFormulation final : public Formulation {
   ReferenceFormulation(const Model& model, const FormulationOptions& options);
   std::string_view name() const override { return "reference"; }
   void accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& vdot) override;
-  const Workspace& workspace() const override { return solver_.ws; }
 
  private:
   FormulationOptions options_;
