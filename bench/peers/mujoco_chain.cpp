@@ -1,7 +1,11 @@
+// The chain in MuJoCo 2.2.2 (C API), built from MJCF generated here and loaded from an
+// in-memory virtual file system (2.2.2 has no mj_parseXMLString; mj_loadXML looks files
+// up in the VFS first, so no temporary files are needed).
 #include <mujoco/mujoco.h>
 
-#include <cstdio>
-#include <fstream>
+#include <algorithm>
+#include <cstring>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -11,56 +15,107 @@ namespace peers {
 
 namespace {
 
-// MJCF of the chain: nested bodies, one hinge each, explicit inertials, contacts off.
-std::string chainXml(int n, bool spatial) {
-  const char* axes[3] = {"1 0 0", "0 1 0", "0 0 1"};
+// MuJoCo parses MJCF with tinyxml2 9, which refuses elements nested deeper than 100, and a
+// chain is one nested <body> per link. So the chain is split into files of at most this many
+// bodies, each ending in an <include> of the next inside its innermost body: includes are
+// expanded after parsing, where no depth limit applies.
+constexpr int kBodiesPerFile = 64;
+
+std::string fileName(int part) { return part == 0 ? "chain.xml" : "chain" + std::to_string(part) + ".xml"; }
+
+// Bodies first .. last-1 (0-based), nested, plus the include of the next part if any.
+std::string bodiesXml(int first, int last, int n, bool spatial) {
+  static const char* axes[3] = {"1 0 0", "0 1 0", "0 0 1"};
   std::ostringstream x;
   x.precision(17);
-  x << "<mujoco model=\"chain\"><option gravity=\"0 -9.81 0\" timestep=\"0.001\"><flag contact=\"disable\"/></option><worldbody>";
-  for (int i = 0; i < n; ++i)
+  for (int i = first; i < last; ++i)
     x << "<body name=\"link" << i + 1 << "\" pos=\"" << (i == 0 ? 0.0 : Link::length) << " 0 0\">"
-      << "<joint type=\"hinge\" axis=\"" << axes[axisIndex(i, spatial)] << "\" pos=\"0 0 0\"/>"
-      << "<inertial pos=\"0.25 0 0\" mass=\"" << Link::mass << "\" diaginertia=\"" << Link::ixx << ' ' << Link::iyy << ' '
-      << Link::izz << "\"/>";
-  for (int i = 0; i < n; ++i) x << "</body>";
-  x << "</worldbody></mujoco>";
+      << "<joint name=\"joint" << i + 1 << "\" type=\"hinge\" pos=\"0 0 0\" axis=\"" << axes[axisIndex(i, spatial)]
+      << "\"/><inertial pos=\"0.25 0 0\" mass=\"" << Link::mass << "\" diaginertia=\"" << Link::ixx << ' '
+      << Link::iyy << ' ' << Link::izz << "\"/>";
+  if (last < n) x << "<include file=\"" << fileName(last / kBodiesPerFile) << "\"/>";
+  for (int i = first; i < last; ++i) x << "</body>";
   return x.str();
+}
+
+// Everything that is not rigid-body dynamics is switched off: contacts, limits, equality
+// and friction-loss constraints, passive forces (joint damping/springs, also zero by
+// default), actuation and sensors. Armature and damping keep their default 0.
+const char* kHeader =
+    "<mujoco model=\"chain\"><compiler angle=\"radian\" inertiafromgeom=\"false\"/>"
+    "<option gravity=\"0 -9.81 0\" timestep=\"0.001\" integrator=\"Euler\">"
+    "<flag constraint=\"disable\" contact=\"disable\" limit=\"disable\" equality=\"disable\""
+    " frictionloss=\"disable\" passive=\"disable\" actuation=\"disable\" sensor=\"disable\"/></option>";
+
+void addFile(mjVFS& vfs, const std::string& name, const std::string& text) {
+  if (mj_makeEmptyFileVFS(&vfs, name.c_str(), static_cast<int>(text.size())) != 0)
+    throw std::runtime_error("MuJoCo: cannot add " + name + " to the VFS");
+  std::memcpy(vfs.filedata[mj_findFileVFS(&vfs, name.c_str())], text.data(), text.size());
+}
+
+mjModel* loadChain(int n, bool spatial) {
+  auto vfs = std::make_unique<mjVFS>();  // ~2 MB of file-name slots: not on the stack
+  mj_defaultVFS(vfs.get());
+  for (int first = 0; first < n; first += kBodiesPerFile) {
+    const int last = std::min(n, first + kBodiesPerFile);
+    const std::string bodies = bodiesXml(first, last, n, spatial);
+    addFile(*vfs, fileName(first / kBodiesPerFile),
+            first == 0 ? kHeader + ("<worldbody>" + bodies + "</worldbody></mujoco>")
+                       : "<mujoco>" + bodies + "</mujoco>");
+  }
+  char error[1000] = "";
+  mjModel* m = mj_loadXML("chain.xml", vfs.get(), error, sizeof error);
+  mj_deleteVFS(vfs.get());
+  if (!m) throw std::runtime_error(std::string("MuJoCo: ") + error);
+  // The compiled model is the intended one: one dof per link, no limits, damping, armature.
+  bool ok = m->nv == n && m->nbody == n + 1;
+  for (int j = 0; ok && j < m->njnt; ++j)
+    ok = m->jnt_type[j] == mjJNT_HINGE && !m->jnt_limited[j] && m->dof_damping[j] == 0 &&
+         m->dof_armature[j] == 0 && m->dof_frictionloss[j] == 0 && m->jnt_stiffness[j] == 0;
+  if (!ok) {
+    mj_deleteModel(m);
+    throw std::runtime_error("MuJoCo: compiled chain differs from the specification");
+  }
+  return m;
 }
 
 class MujocoChain final : public PeerChain {
  public:
-  MujocoChain(int n, bool spatial) {
-    char path[] = "/tmp/articula-peers-XXXXXX.xml";
-    const int fd = mkstemps(path, 4);
-    if (fd < 0) throw std::runtime_error("cannot create a temporary MJCF file");
-    close(fd);
-    std::ofstream(path) << chainXml(n, spatial);
-    char error[1000] = "";
-    model_ = mj_loadXML(path, nullptr, error, sizeof error);
-    std::remove(path);
-    if (!model_) throw std::runtime_error(std::string("MuJoCo: ") + error);
-    data_ = mj_makeData(model_);
-  }
+  MujocoChain(int n, bool spatial) : model_(loadChain(n, spatial)), data_(mj_makeData(model_)) {}
   ~MujocoChain() override {
     mj_deleteData(data_);
     mj_deleteModel(model_);
   }
+  MujocoChain(const MujocoChain&) = delete;
+  MujocoChain& operator=(const MujocoChain&) = delete;
+
   std::string engine() const override { return "mujoco"; }
   void setState(const std::vector<double>& q, const std::vector<double>& v) override {
+    // Hinge qpos is the angle in radians and qvel its rate: one-to-one with q and v.
     for (std::size_t i = 0; i < q.size(); ++i) {
       data_->qpos[i] = q[i];
       data_->qvel[i] = v[i];
     }
   }
   void forwardDynamics(std::vector<double>& qddot) override {
+    // mj_forward recomputes everything from qpos/qvel (it keeps no validity flags).
     mj_forward(model_, data_);
     qddot.assign(data_->qacc, data_->qacc + model_->nv);
   }
-  std::string timedCalls() const override { return "mj_forward (contacts disabled)"; }
+  std::string timedCalls() const override { return "mj_forward (all constraints, passive forces, sensors off)"; }
+  double totalEnergy() override {
+    // mj_energyPos/Vel leave 0 unless the energy flag is on; it stays off while timing.
+    model_->opt.enableflags |= mjENBL_ENERGY;
+    mj_forward(model_, data_);
+    mj_energyPos(model_, data_);  // -sum m g.com: zero height at y = 0
+    mj_energyVel(model_, data_);
+    model_->opt.enableflags &= ~mjENBL_ENERGY;
+    return data_->energy[0] + data_->energy[1];
+  }
 
  private:
-  mjModel* model_ = nullptr;
-  mjData* data_ = nullptr;
+  mjModel* model_;
+  mjData* data_;
 };
 }  // namespace
 

@@ -1,6 +1,7 @@
-// Forward dynamics of the chain benchmark in Articula and in the peers found at build
-// time, timed in one run so the figures are ratios on the same machine at the same moment.
-// Usage: peers [--csv FILE] [--quick]
+// Forward dynamics of the chain benchmark in every engine found at build time (Articula and
+// its peers), timed in one run so the figures compare on the same machine at the same moment.
+// First checks that the engines build the same model (accelerations and energy agree).
+// Usage: peers [--csv FILE] [--quick]     exit status 1 when the engines disagree
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <stdexcept>
 
 #include "peer.hpp"
@@ -18,49 +18,183 @@ using namespace peers;
 namespace {
 
 using Factory = std::function<std::unique_ptr<PeerChain>(int, bool)>;
+struct Engine {
+  std::string name;
+  Factory make;
+};
 
-std::vector<std::pair<std::string, Factory>> engines() {
-  std::vector<std::pair<std::string, Factory>> e{{"articula", makeArticula}};
+// The engines compiled in; the first is the reference of the ratio column. A new engine
+// adds one line here (and its PEERS_HAVE_ definition in CMakeLists.txt).
+std::vector<Engine> engines() {
+  std::vector<Engine> e;
+#ifdef PEERS_HAVE_ARTICULA
+  e.push_back({"articula", makeArticula});
+#endif
 #ifdef PEERS_HAVE_SIMBODY
-  e.emplace_back("simbody", makeSimbody);
+  e.push_back({"simbody", makeSimbody});
 #endif
 #ifdef PEERS_HAVE_DART
-  e.emplace_back("dart", makeDart);
+  e.push_back({"dart", makeDart});
 #endif
 #ifdef PEERS_HAVE_MUJOCO
-  e.emplace_back("mujoco", makeMujoco);
+  e.push_back({"mujoco", makeMujoco});
 #endif
   return e;
 }
 
+const char* modelName(bool spatial) { return spatial ? "spatial" : "planar"; }
+
+// The benchmark state: q1 = 0.3, the other q = 0.1, all rates zero.
 void chainState(int n, std::vector<double>& q, std::vector<double>& v) {
   q.assign(static_cast<std::size_t>(n), 0.1);
   q[0] = 0.3;
   v.assign(static_cast<std::size_t>(n), 0.0);
 }
 
-// Median over batches of the time per call, in microseconds. Each call sets the state
-// (so engines with caches recompute) and evaluates the accelerations.
-double medianMicroseconds(PeerChain& c, int n, bool quick) {
+// ---------------------------------------------------------------- agreement
+
+struct Results {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> acc;
+  std::vector<double> energy;
+};
+
+Results evaluate(const std::vector<Engine>& list, int n, bool spatial, const std::vector<double>& q,
+                 const std::vector<double>& v) {
+  Results r;
+  for (const auto& e : list) {
+    try {
+      auto c = e.make(n, spatial);
+      std::vector<double> a;
+      c->setState(q, v);
+      c->forwardDynamics(a);
+      r.names.push_back(e.name);
+      r.acc.push_back(a);
+      r.energy.push_back(c->totalEnergy());
+    } catch (const std::exception& ex) {
+      std::printf("  %-9s cannot build: %s\n", e.name.c_str(), ex.what());
+    }
+  }
+  return r;
+}
+
+// Largest |x_i[k] - x_j[k]| over all engine pairs i < j and components k; names the pair.
+double maxPairwise(const Results& r, const std::vector<std::vector<double>>& x, std::string& pair) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    for (std::size_t j = i + 1; j < x.size(); ++j)
+      for (std::size_t k = 0; k < x[i].size() && k < x[j].size(); ++k) {
+        const double d = std::abs(x[i][k] - x[j][k]);
+        if (!(d <= worst)) {  // also catches NaN
+          worst = d;
+          pair = r.names[i] + " vs " + r.names[j];
+        }
+      }
+  return worst;
+}
+
+// Prints the verdict line; returns false on a mismatch above tol.
+bool verdict(const char* what, double worst, const std::string& pair, double tol) {
+  if (pair.empty()) {
+    std::printf("  %s: fewer than two engines, nothing to compare\n", what);
+    return true;
+  }
+  const bool ok = worst <= tol;
+  std::printf("  %s: max pairwise difference %.3g (%s)  %s\n", what, worst, pair.c_str(),
+              ok ? "ok" : "*** MISMATCH ***");
+  if (!ok) std::printf("  *** MISMATCH: %s differ by %.3g > %.0e ***\n", pair.c_str(), worst, tol);
+  return ok;
+}
+
+// The required check: chain2 at q = (0.3, 0.1), v = (0.5, -0.3), to 1e-9.
+bool checkChain2(const std::vector<Engine>& list, bool spatial) {
+  std::printf("chain2 %s: joint accelerations at q = (0.3, 0.1), v = (0.5, -0.3) [rad/s^2], energy [J]\n",
+              modelName(spatial));
+  const Results r = evaluate(list, 2, spatial, {0.3, 0.1}, {0.5, -0.3});
+  for (std::size_t i = 0; i < r.names.size(); ++i) {
+    char energy[40] = " n/a";  // an engine without totalEnergy()
+    if (!std::isnan(r.energy[i])) std::snprintf(energy, sizeof energy, "% #.17g", r.energy[i]);
+    // '#': keep trailing zeros, so every figure shows 17 significant digits.
+    std::printf("  %-9s qdd1 = % #.17g  qdd2 = % #.17g  E = %s\n", r.names[i].c_str(), r.acc[i][0], r.acc[i][1],
+                energy);
+  }
+  std::string pair;
+  const double worst = maxPairwise(r, r.acc, pair);
+  bool ok = verdict("accelerations", worst, pair, 1e-9);
+  // Energy only between the engines that provide it.
+  Results withEnergy;
+  std::vector<std::vector<double>> e;
+  for (std::size_t i = 0; i < r.names.size(); ++i)
+    if (!std::isnan(r.energy[i])) {
+      withEnergy.names.push_back(r.names[i]);
+      e.push_back({r.energy[i]});
+    }
+  std::string epair;
+  const double eworst = maxPairwise(withEnergy, e, epair);
+  ok = verdict("energy", eworst, epair, 1e-9) && ok;
+  return ok;
+}
+
+// An extra check on chain8, whose spatial version also has x-axis joints (chain2 has only
+// z and y): state as in the benchmark with rates alternating 0.5, -0.3; tolerance 1e-9
+// relative to the largest acceleration.
+bool checkChain8(const std::vector<Engine>& list, bool spatial) {
+  std::vector<double> q, v;
+  chainState(8, q, v);
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = k % 2 ? -0.3 : 0.5;
+  std::printf("chain8 %s (extra check, rates 0.5, -0.3, 0.5, ...):\n", modelName(spatial));
+  const Results r = evaluate(list, 8, spatial, q, v);
+  double scale = 1.0;
+  for (const auto& a : r.acc)
+    for (double x : a) scale = std::max(scale, std::abs(x));
+  std::string pair;
+  const double worst = maxPairwise(r, r.acc, pair);
+  return verdict("accelerations", worst, pair, 1e-9 * scale);
+}
+
+// ---------------------------------------------------------------- timing
+
+struct Timing {
+  double medianUs = 0, minUs = 0;
+  int callsPerBatch = 0, batches = 0;
+};
+
+// Median over batches of the mean time per call. Every call sets a state (alternating q1 by
+// 1e-9 so that no engine could reuse a result) and evaluates the accelerations; setState is
+// a copy of 2N doubles and so part of every engine's figure alike.
+Timing timeForwardDynamics(PeerChain& c, int n, bool quick) {
+  using Clock = std::chrono::steady_clock;
   std::vector<double> q, v, a;
   chainState(n, q, v);
-  const int perBatch = std::max(1, 20000 / n), batches = quick ? 5 : 15;
-  for (int k = 0; k < perBatch; ++k) {  // warm-up
+  long k = 0;
+  auto call = [&] {
+    q[0] = 0.3 + ((++k & 1) ? 1e-9 : 0.0);
     c.setState(q, v);
     c.forwardDynamics(a);
+  };
+  // Warm-up (caches, branch predictors, lazy allocations) that also measures the call cost.
+  const double warmSeconds = quick ? 0.02 : 0.1, batchSeconds = quick ? 0.002 : 0.01;
+  const auto w0 = Clock::now();
+  long warmCalls = 0;
+  while (warmCalls < 10 || std::chrono::duration<double>(Clock::now() - w0).count() < warmSeconds) {
+    call();
+    ++warmCalls;
   }
+  const double perCall = std::chrono::duration<double>(Clock::now() - w0).count() / static_cast<double>(warmCalls);
+
+  Timing t;
+  t.callsPerBatch = std::max(1, static_cast<int>(batchSeconds / perCall));
+  t.batches = quick ? 7 : 21;
   std::vector<double> us;
-  for (int b = 0; b < batches; ++b) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int k = 0; k < perBatch; ++k) {
-      q[0] = 0.3 + 1e-9 * k;  // a new state each call
-      c.setState(q, v);
-      c.forwardDynamics(a);
-    }
-    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / perBatch);
+  for (int b = 0; b < t.batches; ++b) {
+    const auto t0 = Clock::now();
+    for (int i = 0; i < t.callsPerBatch; ++i) call();
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / t.callsPerBatch);
   }
-  std::nth_element(us.begin(), us.begin() + static_cast<long>(us.size() / 2), us.end());
-  return us[us.size() / 2];
+  std::sort(us.begin(), us.end());
+  t.medianUs = us[us.size() / 2];  // odd batch count: the true median
+  t.minUs = us.front();
+  return t;
 }
 
 }  // namespace
@@ -69,62 +203,66 @@ int main(int argc, char** argv) {
   std::string csvPath;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csvPath = argv[++i];
-    else if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else {
+    if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) {
+      csvPath = argv[++i];
+    } else if (!std::strcmp(argv[i], "--quick")) {
+      quick = true;
+    } else {
       std::fprintf(stderr, "usage: peers [--csv FILE] [--quick]\n");
       return 2;
     }
   }
-  const auto list = engines();
-  std::printf("engines:");
-  for (const auto& [name, make] : list) std::printf(" %s (%s)", name.c_str(), make(2, false)->timedCalls().c_str());
-  std::printf("\n\n");
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-
-  // 1. The physics agrees: chain2 accelerations at q = (0.3, 0.1), v = (0.5, -0.3).
-  bool agree = true;
-  for (bool spatial : {false, true}) {
-    std::printf("chain2 %s accelerations at q = (0.3, 0.1), v = (0.5, -0.3):\n", spatial ? "spatial" : "planar");
-    std::vector<std::vector<double>> acc;
-    for (const auto& [name, make] : list) {
-      auto c = make(2, spatial);
-      std::vector<double> a;
-      c->setState({0.3, 0.1}, {0.5, -0.3});
-      c->forwardDynamics(a);
-      std::printf("  %-9s % .17g % .17g\n", name.c_str(), a[0], a[1]);
-      acc.push_back(a);
-    }
-    double worst = 0.0;
-    for (const auto& a : acc)
-      for (std::size_t k = 0; k < 2; ++k) worst = std::max(worst, std::abs(a[k] - acc[0][k]));
-    std::printf("  max difference from articula: %.3g %s\n", worst, worst > 1e-9 ? "MISMATCH (> 1e-9)" : "(agree to 1e-9)");
-    agree = agree && worst <= 1e-9;
+  const auto list = engines();
+  if (list.empty()) {
+    std::fprintf(stderr, "peers: no engine was found at build time\n");
+    return 2;
   }
+  std::printf("engines and what is timed:\n");
+  for (const auto& e : list) std::printf("  %-9s %s\n", e.name.c_str(), e.make(2, false)->timedCalls().c_str());
+  std::printf("\n");
+
+  // 1. The engines build the same physics.
+  bool agree = true;
+  for (bool spatial : {false, true}) agree = checkChain2(list, spatial) && agree;
+  for (bool spatial : {false, true}) agree = checkChain8(list, spatial) && agree;
+  std::printf("%s\n\n", agree ? "all engines agree" : "*** ENGINES DISAGREE: see MISMATCH above ***");
 
   // 2. Timings.
-  std::printf("\n%-9s %-8s %5s %12s %14s\n", "engine", "model", "N", "median_us", "vs_articula");
+  const std::string ref = list.front().name;
   std::ofstream csv;
   if (!csvPath.empty()) {
     csv.open(csvPath);
-    csv << "engine,model,n,median_us,ratio_to_articula\n";
+    if (!csv) {
+      std::fprintf(stderr, "peers: cannot write %s\n", csvPath.c_str());
+      return 2;
+    }
+    csv << "engine,model,n,median_us,min_us,calls_per_batch,batches,ratio_to_" << ref << ",note\n";
+    csv.precision(6);
   }
+  std::printf("%-9s %-8s %5s %12s %12s %14s %10s\n", "engine", "model", "N", "median_us", "min_us", "calls x batch",
+              ("vs_" + ref).c_str());
   for (bool spatial : {false, true})
     for (int n : {2, 8, 32, 128, 512}) {
-      double reference = 0.0;
-      for (const auto& [name, make] : list) {
+      double reference = std::nan("");
+      for (const auto& e : list) {
         std::unique_ptr<PeerChain> c;
         try {
-          c = make(n, spatial);
-        } catch (const std::exception& e) {  // e.g. MuJoCo's XML parser limits nesting depth
-          std::printf("%-9s %-8s %5d %12s   cannot build: %.60s\n", name.c_str(), spatial ? "spatial" : "chain", n, "n/a", e.what());
+          c = e.make(n, spatial);
+        } catch (const std::exception& ex) {
+          std::printf("%-9s %-8s %5d %12s   cannot build: %.60s\n", e.name.c_str(), modelName(spatial), n, "n/a",
+                      ex.what());
+          if (csv) csv << e.name << ',' << modelName(spatial) << ',' << n << ",,,,,,cannot build\n";
           continue;
         }
-        const double us = medianMicroseconds(*c, n, quick);
-        if (name == "articula") reference = us;
-        const char* model = spatial ? "spatial" : "chain";
-        std::printf("%-9s %-8s %5d %12.3f %13.2fx\n", name.c_str(), model, n, us, us / reference);
-        if (csv) csv << name << ',' << model << ',' << n << ',' << us << ',' << us / reference << '\n';
+        const Timing t = timeForwardDynamics(*c, n, quick);
+        if (e.name == ref) reference = t.medianUs;
+        const double ratio = t.medianUs / reference;
+        std::printf("%-9s %-8s %5d %12.3f %12.3f %7d x %-4d %9.2fx\n", e.name.c_str(), modelName(spatial), n,
+                    t.medianUs, t.minUs, t.callsPerBatch, t.batches, ratio);
+        if (csv)
+          csv << e.name << ',' << modelName(spatial) << ',' << n << ',' << t.medianUs << ',' << t.minUs << ','
+              << t.callsPerBatch << ',' << t.batches << ',' << ratio << ",\n";
       }
     }
   return agree ? 0 : 1;

@@ -1,3 +1,6 @@
+// The chain in Simbody 3.7: a MobilizedBody::Pin per link.
+// Compiled as C++17 without NDEBUG (see CMakeLists.txt): Debian's library is built without
+// NDEBUG, and some Simbody classes change layout with it.
 #include <Simbody.h>
 
 #include "peer.hpp"
@@ -7,8 +10,9 @@ namespace peers {
 namespace {
 using namespace SimTK;
 
-// Simbody's Pin turns about the z axis of its mobilizer frames; a frame rotation maps that
-// z onto the wanted axis, applied on both sides so the body frame is unrotated at q = 0.
+// A Pin turns about the common z axis of its inboard frame F (fixed in the parent) and
+// outboard frame M (fixed in the child). Rotating both frames by the same R maps that z
+// onto the wanted axis while the child frame stays unrotated at q = 0.
 Rotation pinFrame(int axis) {
   if (axis == 1) return Rotation(-Pi / 2, XAxis);  // z -> y
   if (axis == 0) return Rotation(Pi / 2, YAxis);   // z -> x
@@ -18,9 +22,10 @@ Rotation pinFrame(int axis) {
 class SimbodyChain final : public PeerChain {
  public:
   SimbodyChain(int n, bool spatial) : matter_(system_), forces_(system_), gravity_(forces_, matter_, Vec3(0, -9.81, 0)) {
-    const Inertia central(Link::ixx, Link::iyy, Link::izz);
+    // MassProperties wants the inertia about the body origin (the joint), not the COM.
     const Vec3 com(0.25, 0, 0);
-    Body::Rigid body(MassProperties(Link::mass, com, central.shiftFromMassCenter(com, Link::mass)));
+    const Inertia central(Link::ixx, Link::iyy, Link::izz);
+    const Body::Rigid body(MassProperties(Link::mass, com, central.shiftFromMassCenter(com, Link::mass)));
     MobilizedBody parent = matter_.Ground();
     for (int i = 0; i < n; ++i) {
       const Rotation R = pinFrame(axisIndex(i, spatial));
@@ -28,16 +33,21 @@ class SimbodyChain final : public PeerChain {
       parent = MobilizedBody::Pin(parent, Transform(R, at), body, Transform(R, Vec3(0)));
     }
     state_ = system_.realizeTopology();
+    system_.realizeModel(state_);
   }
   std::string engine() const override { return "simbody"; }
   void setState(const std::vector<double>& q, const std::vector<double>& v) override {
+    // A Pin's q is its angle and u = qdot: one-to-one with q and v.
+    Vector& Q = state_.updQ();
+    Vector& U = state_.updU();
     for (std::size_t i = 0; i < q.size(); ++i) {
-      state_.updQ()[static_cast<int>(i)] = q[i];
-      state_.updU()[static_cast<int>(i)] = v[i];
+      Q[static_cast<int>(i)] = q[i];
+      U[static_cast<int>(i)] = v[i];
     }
   }
   void forwardDynamics(std::vector<double>& qddot) override {
-    // Touching Q and U invalidates the cached stages, so each call recomputes everything.
+    // updQ/updU invalidate the Position stage and everything after it, so realize() redoes
+    // kinematics, forces and the O(N) articulated-body solve even if the values are unchanged.
     state_.updQ();
     state_.updU();
     system_.realize(state_, Stage::Acceleration);
@@ -45,6 +55,10 @@ class SimbodyChain final : public PeerChain {
     qddot.assign(&udot[0], &udot[0] + udot.size());
   }
   std::string timedCalls() const override { return "State::updQ/updU + MultibodySystem::realize(Acceleration)"; }
+  double totalEnergy() override {
+    system_.realize(state_, Stage::Dynamics);
+    return system_.calcEnergy(state_);  // UniformGravity: zero height at the origin
+  }
 
  private:
   MultibodySystem system_;
