@@ -1,127 +1,70 @@
+// Reading the YAML model format (docs/model-format.md) into a ModelBuilder. This file
+// checks the syntax (keys, types, lengths, numbers) and records where each element
+// is; ModelBuilder::build() checks the semantics and reports at those locations.
 #include "articula/io/yaml_model.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
+#include "yaml_format.hpp"
 #include "yaml_reader.hpp"
+#include "yaml_values.hpp"
 
 namespace articula {
 
 namespace {
 
+using yaml::Choice;
+using yaml::describe;
+using yaml::markLocation;
 using yaml::Reader;
 
-// "joint 'A'" when the element has a name, else "joints[2]".
-std::string elementLabel(const YAML::Node& n, const char* kind, const char* list, std::size_t index) {
-  const YAML::Node name = n.IsMap() ? n["name"] : YAML::Node();
-  if (name.IsDefined() && name.IsScalar()) return std::string(kind) + " '" + name.Scalar() + "'";
+// "joint 'A'" when the element has a name, else its place in the list: "joints[2]".
+std::string elementLabel(const YAML::Node& item, const char* kind, const char* list, std::size_t index) {
+  if (item.IsMap()) {
+    const YAML::Node name = item["name"];
+    if (name.IsDefined() && name.IsScalar() && !name.Scalar().empty()) return std::string(kind) + " '" + name.Scalar() + "'";
+  }
   return std::string(list) + "[" + std::to_string(index) + "]";
 }
 
-// Calls f(reader) for each entry of the list under `key`.
-template <class F>
-void forEach(const Reader& top, const char* key, const char* kind, F&& f) {
-  if (!top.has(key)) return;
-  const YAML::Node list = top.get(key);
-  if (!list.IsSequence()) top.fail(list, std::string(key) + ": expected a list");
-  for (std::size_t i = 0; i < list.size(); ++i) f(Reader(list[i], top.file(), elementLabel(list[i], kind, key, i)));
+// Calls read(Reader) for each entry of the optional list under `key`; returns the count.
+template <class Read>
+std::size_t forEach(const Reader& top, const char* key, const char* kind, Read&& read) {
+  if (!top.has(key)) return 0;
+  const YAML::Node list = top.required(key);
+  if (!list.IsSequence()) top.fail(list, std::string(key) + ": expected a list, got " + describe(list));
+  std::size_t index = 0;
+  for (const YAML::Node& item : list) {
+    read(Reader(item, top.file(), elementLabel(item, kind, key, index)));
+    ++index;
+  }
+  return index;
 }
 
-Mat3 orientation(const Reader& r, const char* key) { return rpyRotation(r.vec3(key, Vec3::Zero())); }
+// Joints named in `assembly: {lock: [...]}`, with their nodes for error messages.
+struct AssemblyLocks {
+  std::vector<std::pair<std::string, YAML::Node>> names;
 
-Mat3 inertiaTensor(const Reader& r) {
-  if (!r.has("inertia")) r.fail("missing required key 'inertia'");
-  const YAML::Node n = r.get("inertia");
-  if (n.IsMap()) {
-    const Reader m(n, r.file(), r.element());
-    m.allowKeys({"ixx", "iyy", "izz", "ixy", "ixz", "iyz"});
-    const double ixy = m.number("ixy", 0.0), ixz = m.number("ixz", 0.0), iyz = m.number("iyz", 0.0);
-    Mat3 I;
-    I << m.number("ixx"), ixy, ixz, ixy, m.number("iyy"), iyz, ixz, iyz, m.number("izz");
-    return I;
+  bool contains(const std::string& joint) const {
+    return std::any_of(names.begin(), names.end(), [&](const auto& n) { return n.first == joint; });
   }
-  if (n.IsSequence() && n.size() == 3 && n[0].IsSequence()) {
-    Mat3 I;
-    for (int i = 0; i < 3; ++i) {
-      const auto row = r.toNumbers(n[i], "inertia row", 3);
-      for (int j = 0; j < 3; ++j) I(i, j) = row[static_cast<std::size_t>(j)];
-    }
-    return I;
-  }
-  const auto d = r.toNumbers(n, "inertia", 3);
-  return Vec3(d[0], d[1], d[2]).asDiagonal();
-}
+};
 
-Shape shape(const Reader& body) {
-  Shape s;
-  if (!body.has("shape")) return s;
-  const Reader r(body.get("shape"), body.file(), body.element() + " shape");
-  r.allowKeys({"type", "size", "radius", "length", "xyz", "rpy", "color"});
-  const std::string type = r.text("type");
-  auto positive = [&](const char* key) {
-    const double x = r.number(key);
-    if (x <= 0.0) r.fail(r.get(key), std::string(key) + " must be positive");
-    return x;
-  };
-  if (type == "box") {
-    s.kind = Shape::Kind::Box;
-    s.size = r.vec3("size");
-    if (s.size.minCoeff() <= 0.0) r.fail(r.get("size"), "box sizes must be positive");
-  } else if (type == "cylinder" || type == "capsule") {
-    s.kind = type == "cylinder" ? Shape::Kind::Cylinder : Shape::Kind::Capsule;
-    s.radius = positive("radius");
-    s.length = positive("length");
-  } else if (type == "sphere") {
-    s.kind = Shape::Kind::Sphere;
-    s.radius = positive("radius");
-  } else {
-    r.fail(r.get("type"), "unknown shape type '" + type + "' (valid: box, cylinder, sphere, capsule)");
-  }
-  s.position = r.vec3("xyz", Vec3::Zero());
-  s.rotation = orientation(r, "rpy");
-  s.color = r.text("color", "");
-  return s;
-}
-
-TimeFunction timeFunction(const Reader& owner, const char* key) {
-  if (!owner.has(key)) owner.fail(std::string("missing required key '") + key + "'");
-  const YAML::Node n = owner.get(key);
-  if (n.IsScalar()) return TimeFunction::constant(owner.toNumber(n, key));
-  const Reader r(n, owner.file(), owner.element() + " " + key);
-  if (!n.IsMap()) r.fail(std::string(key) + ": expected a number or a function map");
-  const std::string type = r.text("type");
-  if (type == "constant") {
-    r.allowKeys({"type", "value"});
-    return TimeFunction::constant(r.number("value"));
-  }
-  if (type == "sine") {
-    r.allowKeys({"type", "amplitude", "frequency", "phase", "offset"});
-    return TimeFunction::sine(r.number("amplitude"), r.number("frequency"), r.number("phase", 0.0), r.number("offset", 0.0));
-  }
-  if (type == "polynomial") {
-    r.allowKeys({"type", "coefficients"});
-    const auto c = r.numbers("coefficients");
-    if (c.empty()) r.fail("coefficients: expected at least one number");
-    return TimeFunction::polynomial(c);
-  }
-  if (type == "smooth_step") {
-    r.allowKeys({"type", "t0", "v0", "t1", "v1"});
-    const double t0 = r.number("t0"), t1 = r.number("t1");
-    if (!(t1 > t0)) r.fail(r.get("t1"), "t1 must be after t0");
-    return TimeFunction::smoothStep(t0, r.number("v0"), t1, r.number("v1"));
-  }
-  if (type == "table") {
-    r.allowKeys({"type", "time", "value"});
-    const auto t = r.numbers("time"), v = r.numbers("value");
-    if (t.size() < 2) r.fail("time: a table needs at least 2 points");
-    if (t.size() != v.size())
-      r.fail("time and value have different lengths (" + std::to_string(t.size()) + " and " + std::to_string(v.size()) + ")");
-    for (std::size_t i = 1; i < t.size(); ++i)
-      if (!(t[i] > t[i - 1])) r.fail(r.get("time"), "time: values must be strictly increasing (entry " + std::to_string(i) + ")");
-    return TimeFunction::table(t, v);
-  }
-  r.fail(r.get("type"), "unknown function type '" + type + "' (valid: constant, sine, polynomial, smooth_step, table)");
+AssemblyLocks readAssembly(const Reader& top) {
+  AssemblyLocks locks;
+  if (!top.has("assembly")) return locks;
+  const Reader a = top.child("assembly");
+  a.allowKeys({"lock"});
+  if (!a.has("lock")) return locks;
+  const YAML::Node list = a.required("lock");
+  if (!list.IsSequence()) a.fail(list, "lock: expected a list of joint names, got " + describe(list));
+  for (const YAML::Node& item : list) locks.names.emplace_back(a.toText(item, "lock"), item);
+  return locks;
 }
 
 void readBody(ModelBuilder& b, const Reader& r) {
@@ -131,138 +74,151 @@ void readBody(ModelBuilder& b, const Reader& r) {
   s.name = r.text("name");
   s.mass = r.number("mass");
   s.com = r.vec3("com", Vec3::Zero());
-  s.inertia = inertiaTensor(r);
-  s.shape = shape(r);
-  b.addBody(s);
+  s.inertia = yaml::readInertia(r);
+  s.shape = yaml::readShape(r);
+  b.addBody(std::move(s));
 }
 
-void readJoint(ModelBuilder& b, const Reader& r, const std::vector<std::string>& locked) {
-  r.allowKeys({"name", "type", "parent", "child", "xyz", "rpy", "axis", "axis2", "q", "v", "lock_in_assembly"});
+void readJoint(ModelBuilder& b, const Reader& r, const AssemblyLocks& locks) {
+  static const std::vector<Choice<JointType>> types = [] {
+    std::vector<Choice<JointType>> t;
+    for (JointType type : {JointType::Fixed, JointType::Revolute, JointType::Prismatic, JointType::Cylindrical,
+                           JointType::Universal, JointType::Spherical, JointType::Planar, JointType::Free}) {
+      yaml::Keys own;
+      if (yaml::jointUsesAxis(type)) own.push_back("axis");
+      if (type == JointType::Universal) own.push_back("axis2");
+      t.push_back({type, {jointTypeName(type), own}});
+    }
+    return t;
+  }();
   JointSpec s;
   s.where = r.where();
   s.name = r.text("name");
-  const std::string type = r.text("type");
-  if (!parseJointType(type, s.type))
-    r.fail(r.get("type"), "unknown joint type '" + type + "' (valid: fixed, revolute, prismatic, cylindrical, universal, spherical, planar, free)");
+  s.type = r.choose(types, {"name", "type", "parent", "child", "xyz", "rpy", "q", "v", "lock_in_assembly"}, "joint");
   s.parent = r.text("parent");
   s.child = r.text("child");
   s.position = r.vec3("xyz", Vec3::Zero());
-  s.rotation = orientation(r, "rpy");
+  s.rotation = yaml::readRotation(r, "rpy");
   s.axis = r.vec3("axis", Vec3::UnitZ());
   s.axis2 = r.vec3("axis2", Vec3::UnitY());
   s.q0 = r.numbers("q");
   s.v0 = r.numbers("v");
-  s.lockedInAssembly = r.flag("lock_in_assembly", false);
-  for (const auto& l : locked) s.lockedInAssembly = s.lockedInAssembly || l == s.name;
-  b.addJoint(s);
+  s.lockedInAssembly = r.flag("lock_in_assembly", false) || locks.contains(s.name);
+  b.addJoint(std::move(s));
 }
 
 void readLoop(ModelBuilder& b, const Reader& r) {
-  r.allowKeys({"name", "type", "body_a", "point_a", "axis_a", "rpy_a", "body_b", "point_b", "axis_b", "rpy_b", "distance"});
+  using Type = LoopConstraint::Type;
+  static const std::vector<Choice<Type>> types = {{Type::Ball, {loopTypeName(Type::Ball), {}}},
+                                                  {Type::Revolute, {loopTypeName(Type::Revolute), {"axis_a", "axis_b"}}},
+                                                  {Type::Weld, {loopTypeName(Type::Weld), {"rpy_a", "rpy_b"}}},
+                                                  {Type::Distance, {loopTypeName(Type::Distance), {"distance"}}}};
   LoopSpec s;
   s.where = r.where();
   s.name = r.text("name");
-  const std::string type = r.text("type");
-  if (type == "ball") s.type = LoopConstraint::Type::Ball;
-  else if (type == "revolute") s.type = LoopConstraint::Type::Revolute;
-  else if (type == "weld") s.type = LoopConstraint::Type::Weld;
-  else if (type == "distance") s.type = LoopConstraint::Type::Distance;
-  else r.fail(r.get("type"), "unknown loop type '" + type + "' (valid: ball, revolute, weld, distance)");
+  s.type = r.choose(types, {"name", "type", "body_a", "point_a", "body_b", "point_b"}, "loop");
   s.bodyA = r.text("body_a");
-  s.bodyB = r.text("body_b");
   s.pointA = r.vec3("point_a", Vec3::Zero());
+  s.bodyB = r.text("body_b");
   s.pointB = r.vec3("point_b", Vec3::Zero());
   s.axisA = r.vec3("axis_a", Vec3::UnitZ());
   s.axisB = r.vec3("axis_b", Vec3::UnitZ());
-  s.rotationA = orientation(r, "rpy_a");
-  s.rotationB = orientation(r, "rpy_b");
-  if (s.type == LoopConstraint::Type::Distance) s.distance = r.number("distance");
-  b.addLoop(s);
+  s.rotationA = yaml::readRotation(r, "rpy_a");
+  s.rotationB = yaml::readRotation(r, "rpy_b");
+  if (s.type == Type::Distance) s.distance = r.number("distance");
+  b.addLoop(std::move(s));
 }
 
 void readForce(ModelBuilder& b, const Reader& r) {
-  const std::string type = r.text("type");
+  enum class Kind { JointSpring, PointSpring, Force, Torque, JointForce, Prescribed };
+  static const std::vector<Choice<Kind>> kinds = {
+      {Kind::JointSpring, {"joint_spring_damper", {"joint", "dof", "stiffness", "damping", "rest"}}},
+      {Kind::PointSpring, {"spring_damper", {"body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length"}}},
+      {Kind::Force, {"force", {"body", "point", "direction", "frame", "magnitude"}}},
+      {Kind::Torque, {"torque", {"body", "direction", "frame", "magnitude"}}},
+      {Kind::JointForce, {"joint_force", {"joint", "dof", "magnitude"}}},
+      {Kind::Prescribed, {"prescribed_motion", {"joint", "dof", "position"}}}};
   const std::string name = r.text("name");
-  if (type == "joint_spring_damper") {
-    r.allowKeys({"name", "type", "joint", "dof", "stiffness", "damping", "rest"});
-    b.addJointSpring({name, r.text("joint"), r.integer("dof", 0), r.number("stiffness", 0.0), r.number("damping", 0.0),
-                      r.number("rest", 0.0), r.where()});
-  } else if (type == "spring_damper") {
-    r.allowKeys({"name", "type", "body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length"});
-    b.addPointSpring({name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),
-                      r.number("stiffness", 0.0), r.number("damping", 0.0), r.number("rest_length", 0.0), r.where()});
-  } else if (type == "force" || type == "torque") {
-    const bool torque = type == "torque";
-    if (torque) r.allowKeys({"name", "type", "body", "direction", "frame", "magnitude"});
-    else r.allowKeys({"name", "type", "body", "point", "direction", "frame", "magnitude"});
-    const std::string frame = r.text("frame", "world");
-    if (frame != "world" && frame != "body") r.fail(r.get("frame"), "frame: expected 'world' or 'body', got '" + frame + "'");
-    b.addBodyLoad({name, r.text("body"), torque, frame == "world", r.vec3("point", Vec3::Zero()), r.vec3("direction"),
-                   timeFunction(r, "magnitude"), r.where()});
-  } else if (type == "joint_force") {
-    r.allowKeys({"name", "type", "joint", "dof", "magnitude"});
-    b.addJointLoad({name, r.text("joint"), r.integer("dof", 0), timeFunction(r, "magnitude"), r.where()});
-  } else if (type == "prescribed_motion") {
-    r.allowKeys({"name", "type", "joint", "dof", "position"});
-    b.addPrescribedMotion({name, r.text("joint"), r.integer("dof", 0), timeFunction(r, "position"), r.where()});
-  } else {
-    r.fail(r.get("type"), "unknown force type '" + type +
-                              "' (valid: joint_spring_damper, spring_damper, force, torque, joint_force, prescribed_motion)");
+  const Kind kind = r.choose(kinds, {"name", "type"}, "force");
+  switch (kind) {
+    case Kind::JointSpring:
+      b.addJointSpring({name, r.text("joint"), r.integer("dof", 0), r.number("stiffness", 0.0), r.number("damping", 0.0),
+                        r.number("rest", 0.0), r.where()});
+      return;
+    case Kind::PointSpring:
+      b.addPointSpring({name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),
+                        r.number("stiffness", 0.0), r.number("damping", 0.0), r.number("rest_length", 0.0), r.where()});
+      return;
+    case Kind::Force:
+    case Kind::Torque: {
+      const std::string frame = r.text("frame", "world");
+      if (frame != "world" && frame != "body")
+        r.fail(r.required("frame"), "frame: expected 'world' or 'body', got " + describe(r.required("frame")));
+      b.addBodyLoad({name, r.text("body"), kind == Kind::Torque, frame == "world", r.vec3("point", Vec3::Zero()),
+                     r.vec3("direction"), yaml::readFunction(r, "magnitude"), r.where()});
+      return;
+    }
+    case Kind::JointForce:
+      b.addJointLoad({name, r.text("joint"), r.integer("dof", 0), yaml::readFunction(r, "magnitude"), r.where()});
+      return;
+    case Kind::Prescribed:
+      b.addPrescribedMotion({name, r.text("joint"), r.integer("dof", 0), yaml::readFunction(r, "position"), r.where()});
+      return;
   }
+}
+
+void readMarker(ModelBuilder& b, const Reader& r) {
+  r.allowKeys({"name", "body", "position"});
+  b.addMarker({r.text("name"), r.text("body"), r.vec3("position", Vec3::Zero()), r.where()});
+}
+
+ModelBuilder readModel(const YAML::Node& doc, const std::string& file) {
+  if (!doc.IsMap())
+    throw ModelError(markLocation(file, doc.Mark()), "",
+                     "the top level must be a map with keys such as 'bodies' and 'joints', got " + describe(doc));
+  const Reader top(doc, file, "");
+  top.allowKeys({"name", "gravity", "bodies", "joints", "loops", "forces", "markers", "assembly"});
+  if (!top.has("bodies")) top.fail("the model has no bodies: a 'bodies' list is required");
+
+  ModelBuilder b;
+  b.where = top.where();
+  b.name = top.text("name", "model");
+  b.gravity = top.vec3("gravity", Vec3(0.0, -9.81, 0.0));
+  const AssemblyLocks locks = readAssembly(top);
+  if (forEach(top, "bodies", "body", [&](const Reader& r) { readBody(b, r); }) == 0)
+    top.fail(top.required("bodies"), "bodies: the list is empty; a model needs at least one body");
+  std::vector<std::string> jointNames;
+  forEach(top, "joints", "joint", [&](const Reader& r) {
+    readJoint(b, r, locks);
+    jointNames.push_back(r.text("name"));
+  });
+  for (const auto& [name, node] : locks.names)
+    if (std::find(jointNames.begin(), jointNames.end(), name) == jointNames.end())
+      Reader(top.required("assembly"), file, "assembly").fail(node, "lock: joint '" + name + "' is not defined");
+  forEach(top, "loops", "loop", [&](const Reader& r) { readLoop(b, r); });
+  forEach(top, "forces", "force", [&](const Reader& r) { readForce(b, r); });
+  forEach(top, "markers", "marker", [&](const Reader& r) { readMarker(b, r); });
+  return b;
 }
 
 }  // namespace
 
 ModelBuilder parseModelYaml(const std::string& text, const std::string& fileLabel) {
-  YAML::Node doc;
+  const YAML::Node doc = yaml::parseDocument(text, fileLabel);
   try {
-    doc = YAML::Load(text);
+    return readModel(doc, fileLabel);
   } catch (const YAML::Exception& e) {
-    throw ModelError({fileLabel, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax error: " + e.msg);
+    // Safety net: the readers check node kinds before every access, so yaml-cpp's own
+    // checks should never fire; if one does, it still becomes a located ModelError.
+    throw ModelError(markLocation(fileLabel, e.mark), "", "malformed model: " + e.msg);
   }
-  const Reader top(doc, fileLabel, "model");
-  if (!doc.IsMap()) throw ModelError({fileLabel, 0, 0}, "model", "the file must be a YAML map with at least a 'bodies' and a 'joints' list");
-  top.allowKeys({"name", "gravity", "bodies", "joints", "loops", "forces", "markers", "assembly"});
-  if (!top.has("bodies")) top.fail("the model has no 'bodies' list");
-  ModelBuilder b;
-  b.where = {fileLabel, 0, 0};
-  b.name = top.text("name", "model");
-  b.gravity = top.vec3("gravity", Vec3(0.0, -9.81, 0.0));
-
-  std::vector<std::string> locked;
-  if (top.has("assembly")) {
-    const Reader a(top.get("assembly"), fileLabel, "assembly");
-    a.allowKeys({"lock"});
-    if (a.has("lock")) {
-      const YAML::Node list = a.get("lock");
-      if (!list.IsSequence()) a.fail(list, "lock: expected a list of joint names");
-      for (const auto& n : list) {
-        if (!n.IsScalar()) a.fail(n, "lock: expected joint names");
-        locked.push_back(n.Scalar());
-      }
-    }
-  }
-  forEach(top, "bodies", "body", [&](const Reader& r) { readBody(b, r); });
-  std::vector<std::string> jointNames;
-  forEach(top, "joints", "joint", [&](const Reader& r) {
-    readJoint(b, r, locked);
-    jointNames.push_back(r.text("name"));
-  });
-  for (const auto& name : locked)
-    if (std::find(jointNames.begin(), jointNames.end(), name) == jointNames.end())
-      Reader(top.get("assembly")["lock"], fileLabel, "assembly").fail("lock: joint '" + name + "' is not defined");
-  forEach(top, "loops", "loop", [&](const Reader& r) { readLoop(b, r); });
-  forEach(top, "forces", "force", [&](const Reader& r) { readForce(b, r); });
-  forEach(top, "markers", "marker", [&](const Reader& r) {
-    r.allowKeys({"name", "body", "position"});
-    b.addMarker({r.text("name"), r.text("body"), r.vec3("position", Vec3::Zero()), r.where()});
-  });
-  return b;
 }
 
 ModelBuilder loadModelBuilder(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ModelError({path, 0, 0}, "", "cannot read the model file: it is a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError({path, 0, 0}, "", "cannot open the model file");
+  if (!in) throw ModelError({path, 0, 0}, "", "cannot open the model file (" + std::generic_category().message(errno) + ")");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw ModelError({path, 0, 0}, "", "cannot read the model file");

@@ -1,128 +1,211 @@
+// Writing a Model in the YAML model format. The output loads back to the same model:
+// numbers carry 17 significant digits, names are quoted when YAML would misread them,
+// rotations are written as roll-pitch-yaw angles that rpyRotation() turns back into them.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <iomanip>
-#include <limits>
-#include <sstream>
+#include <cstdio>
 
 #include "articula/io/yaml_model.hpp"
+#include "yaml_format.hpp"
 
 namespace articula {
 
 namespace {
 
-struct Writer {
-  std::ostream& out;
-
-  std::string num(double x) const {
-    std::ostringstream s;
-    s << std::setprecision(17) << x;
-    return s.str();
-  }
-  std::string vec(const Vec3& v) const { return "[" + num(v.x()) + ", " + num(v.y()) + ", " + num(v.z()) + "]"; }
-  std::string list(const double* x, int n) const {
-    std::string s = "[";
-    for (int k = 0; k < n; ++k) s += (k ? ", " : "") + num(x[k]);
-    return s + "]";
-  }
-  // Roll-pitch-yaw of a rotation R = Rz(y) Ry(p) Rx(r).
-  Vec3 rpy(const Mat3& R) const {
-    const double pitch = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
-    if (std::abs(R(2, 0)) > 1.0 - 1e-12) return {0.0, pitch, std::atan2(-R(0, 1), R(1, 1))};
-    return {std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0))};
-  }
-  bool identity(const Mat3& R) const { return (R - Mat3::Identity()).norm() < 1e-15; }
+// Stream inserters for the value syntaxes of the format.
+struct Num {
+  double x;
 };
+struct Vec {
+  const Vec3& v;
+};
+struct List {
+  const double* x;
+  int n;
+};
+struct Text {
+  const std::string& s;
+};
+
+std::ostream& operator<<(std::ostream& out, Num num) {
+  // YAML spellings for the values the loader rejects, so the file stays valid YAML.
+  if (std::isnan(num.x)) return out << ".nan";
+  if (std::isinf(num.x)) return out << (num.x > 0 ? ".inf" : "-.inf");
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, num.x, std::chars_format::general, 17);
+  return out.write(buf, r.ptr - buf);
+}
+
+std::ostream& operator<<(std::ostream& out, Vec vec) {
+  return out << '[' << Num{vec.v.x()} << ", " << Num{vec.v.y()} << ", " << Num{vec.v.z()} << ']';
+}
+
+// A single number, or a list when there are several.
+std::ostream& operator<<(std::ostream& out, List list) {
+  if (list.n == 1) return out << Num{list.x[0]};
+  out << '[';
+  for (int k = 0; k < list.n; ++k) out << (k ? ", " : "") << Num{list.x[k]};
+  return out << ']';
+}
+
+// Plain when the text reads back as itself in any context (block or flow), else double-quoted.
+bool plainSafe(const std::string& s) {
+  if (s.empty() || s == "null" || s == "Null" || s == "NULL" || s == "~") return false;
+  if (!std::isalnum(static_cast<unsigned char>(s[0])) && s[0] != '_') return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '/';
+  });
+}
+
+std::ostream& operator<<(std::ostream& out, Text text) {
+  if (plainSafe(text.s)) return out << text.s;
+  out << '"';
+  for (char c : text.s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out << '\\' << c;
+    } else if (u < 0x20 || u == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", u);
+      out << esc;
+    } else {
+      out << c;
+    }
+  }
+  return out << '"';
+}
+
+// Roll-pitch-yaw angles (r, p, y) with R = Rz(y) Ry(p) Rx(r), the inverse of rpyRotation().
+// Yaw comes from the first column; Rz(-y) R = Ry(p) Rx(r) then gives roll and pitch
+// from entries that stay well conditioned at p = +-pi/2, where yaw alone is arbitrary.
+Vec3 rollPitchYaw(const Mat3& R) {
+  const double yaw = std::atan2(R(1, 0), R(0, 0));
+  const Mat3 P = Eigen::AngleAxisd(-yaw, Vec3::UnitZ()).toRotationMatrix() * R;
+  return {std::atan2(-P(1, 2), P(1, 1)), std::atan2(-P(2, 0), P(0, 0)), yaw};
+}
+
+void writeInertia(std::ostream& out, const Mat3& I) {
+  if (I(0, 1) == 0.0 && I(0, 2) == 0.0 && I(1, 2) == 0.0) {
+    out << Vec{I.diagonal()};
+    return;
+  }
+  out << "{ixx: " << Num{I(0, 0)} << ", iyy: " << Num{I(1, 1)} << ", izz: " << Num{I(2, 2)} << ", ixy: " << Num{I(0, 1)}
+      << ", ixz: " << Num{I(0, 2)} << ", iyz: " << Num{I(1, 2)} << '}';
+}
+
+void writeShape(std::ostream& out, const Shape& s) {
+  out << "{type: ";
+  switch (s.kind) {
+    case Shape::Kind::Box: out << "box, size: " << Vec{s.size}; break;
+    case Shape::Kind::Cylinder: out << "cylinder, radius: " << Num{s.radius} << ", length: " << Num{s.length}; break;
+    case Shape::Kind::Capsule: out << "capsule, radius: " << Num{s.radius} << ", length: " << Num{s.length}; break;
+    case Shape::Kind::Sphere: out << "sphere, radius: " << Num{s.radius}; break;
+    case Shape::Kind::None: break;
+  }
+  out << ", xyz: " << Vec{s.position};
+  if (s.rotation != Mat3::Identity()) out << ", rpy: " << Vec{rollPitchYaw(s.rotation)};
+  if (!s.color.empty()) out << ", color: " << Text{s.color};
+  out << '}';
+}
+
+void writeBodies(std::ostream& out, const Model& model) {
+  out << "bodies:\n";
+  for (int i = 1; i <= model.bodyCount(); ++i) {
+    const Body& b = model.bodies[i];
+    out << "  - name: " << Text{b.name} << "\n    mass: " << Num{b.mass} << "\n    com: " << Vec{b.com} << "\n    inertia: ";
+    writeInertia(out, b.inertiaCom);
+    out << '\n';
+    if (b.shape.kind == Shape::Kind::None) continue;
+    out << "    shape: ";
+    writeShape(out, b.shape);
+    out << '\n';
+  }
+}
+
+void writeJoints(std::ostream& out, const Model& model) {
+  out << "joints:\n";
+  for (int i = 1; i <= model.bodyCount(); ++i) {
+    const Joint& j = model.joints[i];
+    out << "  - name: " << Text{j.name} << "\n    type: " << jointTypeName(j.type)
+        << "\n    parent: " << Text{model.bodies[j.parent].name} << "\n    child: " << Text{model.bodies[j.child].name}
+        << "\n    xyz: " << Vec{j.placement.r} << '\n';
+    const Mat3 R = j.placement.rotationInParent();
+    if (R != Mat3::Identity()) out << "    rpy: " << Vec{rollPitchYaw(R)} << '\n';
+    if (yaml::jointUsesAxis(j.type)) out << "    axis: " << Vec{j.axis} << '\n';
+    if (j.type == JointType::Universal) out << "    axis2: " << Vec{j.axis2} << '\n';
+    if (j.nq > 0) out << "    q: " << List{model.q0.data() + j.iq, j.nq} << '\n';
+    if (j.nv > 0) out << "    v: " << List{model.v0.data() + j.iv, j.nv} << '\n';
+    if (j.nv > 0 && model.lockedInAssembly[static_cast<std::size_t>(j.iv)]) out << "    lock_in_assembly: true\n";
+  }
+}
+
+void writeLoops(std::ostream& out, const Model& model) {
+  if (!model.loops.empty()) out << "loops:\n";
+  for (const auto& l : model.loops) {
+    out << "  - name: " << Text{l.name} << "\n    type: " << loopTypeName(l.type) << "\n    body_a: " << Text{model.bodies[l.bodyA].name}
+        << "\n    point_a: " << Vec{l.pointA} << "\n    body_b: " << Text{model.bodies[l.bodyB].name} << "\n    point_b: " << Vec{l.pointB}
+        << '\n';
+    switch (l.type) {
+      case LoopConstraint::Type::Revolute:  // the hinge axis is the z axis of each frame
+        out << "    axis_a: " << Vec{l.rotationA.col(2)} << "\n    axis_b: " << Vec{l.rotationB.col(2)} << '\n';
+        break;
+      case LoopConstraint::Type::Weld:
+        out << "    rpy_a: " << Vec{rollPitchYaw(l.rotationA)} << "\n    rpy_b: " << Vec{rollPitchYaw(l.rotationB)} << '\n';
+        break;
+      case LoopConstraint::Type::Distance:
+        out << "    distance: " << Num{l.distance} << '\n';
+        break;
+      case LoopConstraint::Type::Ball:
+        break;
+    }
+  }
+}
+
+void writeForces(std::ostream& out, const Model& model) {
+  const auto body = [&](int i) { return Text{model.bodies[static_cast<std::size_t>(i)].name}; };
+  const auto joint = [&](int i) { return Text{model.joints[static_cast<std::size_t>(i)].name}; };
+  if (model.jointSprings.size() + model.pointSprings.size() + model.bodyLoads.size() + model.jointLoads.size() +
+          model.prescribed.size() > 0)
+    out << "forces:\n";
+  for (const auto& s : model.jointSprings)
+    out << "  - {name: " << Text{s.name} << ", type: joint_spring_damper, joint: " << joint(s.joint) << ", dof: " << s.dof
+        << ", stiffness: " << Num{s.stiffness} << ", damping: " << Num{s.damping} << ", rest: " << Num{s.restPosition} << "}\n";
+  for (const auto& s : model.pointSprings)
+    out << "  - {name: " << Text{s.name} << ", type: spring_damper, body_a: " << body(s.bodyA) << ", point_a: " << Vec{s.pointA}
+        << ", body_b: " << body(s.bodyB) << ", point_b: " << Vec{s.pointB} << ", stiffness: " << Num{s.stiffness}
+        << ", damping: " << Num{s.damping} << ", rest_length: " << Num{s.restLength} << "}\n";
+  for (const auto& l : model.bodyLoads) {
+    out << "  - {name: " << Text{l.name} << ", type: " << (l.torque ? "torque" : "force") << ", body: " << body(l.body);
+    if (!l.torque) out << ", point: " << Vec{l.point};
+    out << ", direction: " << Vec{l.direction} << ", frame: " << (l.worldFrame ? "world" : "body")
+        << ", magnitude: " << l.magnitude.yaml() << "}\n";
+  }
+  for (const auto& l : model.jointLoads)
+    out << "  - {name: " << Text{l.name} << ", type: joint_force, joint: " << joint(l.joint) << ", dof: " << l.dof
+        << ", magnitude: " << l.magnitude.yaml() << "}\n";
+  for (const auto& p : model.prescribed)
+    out << "  - {name: " << Text{p.name} << ", type: prescribed_motion, joint: " << joint(p.joint) << ", dof: " << p.dof
+        << ", position: " << p.position.yaml() << "}\n";
+}
+
+void writeMarkers(std::ostream& out, const Model& model) {
+  if (!model.markers.empty()) out << "markers:\n";
+  for (const auto& m : model.markers)
+    out << "  - {name: " << Text{m.name} << ", body: " << Text{model.bodies[static_cast<std::size_t>(m.body)].name}
+        << ", position: " << Vec{m.position} << "}\n";
+}
 
 }  // namespace
 
 void writeModelYaml(const Model& model, std::ostream& out) {
-  Writer w{out};
-  out << "# Articula model (docs/model-format.md)\n"
-      << "name: " << model.name << "\n"
-      << "gravity: " << w.vec(model.gravity) << "\n"
-      << "bodies:\n";
-  for (int i = 1; i <= model.bodyCount(); ++i) {
-    const Body& b = model.bodies[i];
-    const Mat3& I = b.inertiaCom;
-    out << "  - name: " << b.name << "\n"
-        << "    mass: " << w.num(b.mass) << "\n"
-        << "    com: " << w.vec(b.com) << "\n"
-        << "    inertia: {ixx: " << w.num(I(0, 0)) << ", iyy: " << w.num(I(1, 1)) << ", izz: " << w.num(I(2, 2))
-        << ", ixy: " << w.num(I(0, 1)) << ", ixz: " << w.num(I(0, 2)) << ", iyz: " << w.num(I(1, 2)) << "}\n";
-    const Shape& s = b.shape;
-    if (s.kind == Shape::Kind::None) continue;
-    out << "    shape: {type: ";
-    switch (s.kind) {
-      case Shape::Kind::Box: out << "box, size: " << w.vec(s.size); break;
-      case Shape::Kind::Cylinder: out << "cylinder, radius: " << w.num(s.radius) << ", length: " << w.num(s.length); break;
-      case Shape::Kind::Capsule: out << "capsule, radius: " << w.num(s.radius) << ", length: " << w.num(s.length); break;
-      case Shape::Kind::Sphere: out << "sphere, radius: " << w.num(s.radius); break;
-      case Shape::Kind::None: break;
-    }
-    out << ", xyz: " << w.vec(s.position);
-    if (!w.identity(s.rotation)) out << ", rpy: " << w.vec(w.rpy(s.rotation));
-    if (!s.color.empty()) out << ", color: \"" << s.color << "\"";
-    out << "}\n";
-  }
-  out << "joints:\n";
-  for (int i = 1; i <= model.bodyCount(); ++i) {
-    const Joint& j = model.joints[i];
-    out << "  - name: " << j.name << "\n"
-        << "    type: " << jointTypeName(j.type) << "\n"
-        << "    parent: " << model.bodies[j.parent].name << "\n"
-        << "    child: " << model.bodies[j.child].name << "\n"
-        << "    xyz: " << w.vec(j.placement.r) << "\n";
-    const Mat3 R = j.placement.rotationInParent();
-    if (!w.identity(R)) out << "    rpy: " << w.vec(w.rpy(R)) << "\n";
-    if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Cylindrical ||
-        j.type == JointType::Universal)
-      out << "    axis: " << w.vec(j.axis) << "\n";
-    if (j.type == JointType::Universal) out << "    axis2: " << w.vec(j.axis2) << "\n";
-    if (j.nq > 0) out << "    q: " << w.list(model.q0.data() + j.iq, j.nq) << "\n";
-    if (j.nv > 0) out << "    v: " << w.list(model.v0.data() + j.iv, j.nv) << "\n";
-    if (j.nv > 0 && model.lockedInAssembly[static_cast<std::size_t>(j.iv)]) out << "    lock_in_assembly: true\n";
-  }
-  if (!model.loops.empty()) out << "loops:\n";
-  for (const auto& l : model.loops) {
-    out << "  - name: " << l.name << "\n"
-        << "    type: " << loopTypeName(l.type) << "\n"
-        << "    body_a: " << model.bodies[l.bodyA].name << "\n"
-        << "    point_a: " << w.vec(l.pointA) << "\n"
-        << "    body_b: " << model.bodies[l.bodyB].name << "\n"
-        << "    point_b: " << w.vec(l.pointB) << "\n";
-    if (l.type == LoopConstraint::Type::Revolute)
-      out << "    axis_a: " << w.vec(l.rotationA.col(2)) << "\n    axis_b: " << w.vec(l.rotationB.col(2)) << "\n";
-    if (l.type == LoopConstraint::Type::Weld)
-      out << "    rpy_a: " << w.vec(w.rpy(l.rotationA)) << "\n    rpy_b: " << w.vec(w.rpy(l.rotationB)) << "\n";
-    if (l.type == LoopConstraint::Type::Distance) out << "    distance: " << w.num(l.distance) << "\n";
-  }
-  const bool anyForce = !model.jointSprings.empty() || !model.pointSprings.empty() || !model.bodyLoads.empty() ||
-                        !model.jointLoads.empty() || !model.prescribed.empty();
-  if (anyForce) out << "forces:\n";
-  for (const auto& s : model.jointSprings)
-    out << "  - {name: " << s.name << ", type: joint_spring_damper, joint: " << model.joints[s.joint].name
-        << ", dof: " << s.dof << ", stiffness: " << w.num(s.stiffness) << ", damping: " << w.num(s.damping)
-        << ", rest: " << w.num(s.restPosition) << "}\n";
-  for (const auto& s : model.pointSprings)
-    out << "  - {name: " << s.name << ", type: spring_damper, body_a: " << model.bodies[s.bodyA].name
-        << ", point_a: " << w.vec(s.pointA) << ", body_b: " << model.bodies[s.bodyB].name << ", point_b: " << w.vec(s.pointB)
-        << ", stiffness: " << w.num(s.stiffness) << ", damping: " << w.num(s.damping)
-        << ", rest_length: " << w.num(s.restLength) << "}\n";
-  for (const auto& l : model.bodyLoads) {
-    out << "  - {name: " << l.name << ", type: " << (l.torque ? "torque" : "force") << ", body: " << model.bodies[l.body].name;
-    if (!l.torque) out << ", point: " << w.vec(l.point);
-    out << ", direction: " << w.vec(l.direction) << ", frame: " << (l.worldFrame ? "world" : "body")
-        << ", magnitude: " << l.magnitude.yaml() << "}\n";
-  }
-  for (const auto& l : model.jointLoads)
-    out << "  - {name: " << l.name << ", type: joint_force, joint: " << model.joints[l.joint].name << ", dof: " << l.dof
-        << ", magnitude: " << l.magnitude.yaml() << "}\n";
-  for (const auto& p : model.prescribed)
-    out << "  - {name: " << p.name << ", type: prescribed_motion, joint: " << model.joints[p.joint].name
-        << ", dof: " << p.dof << ", position: " << p.position.yaml() << "}\n";
-  if (!model.markers.empty()) out << "markers:\n";
-  for (const auto& m : model.markers)
-    out << "  - {name: " << m.name << ", body: " << model.bodies[m.body].name << ", position: " << w.vec(m.position) << "}\n";
+  out << "# Articula model (format: docs/model-format.md)\n"
+      << "name: " << Text{model.name} << "\ngravity: " << Vec{model.gravity} << '\n';
+  writeBodies(out, model);
+  writeJoints(out, model);
+  writeLoops(out, model);
+  writeForces(out, model);
+  writeMarkers(out, model);
 }
 
 }  // namespace articula

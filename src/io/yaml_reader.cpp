@@ -1,113 +1,225 @@
 #include "yaml_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 namespace articula::yaml {
 
+namespace {
+
+// User text inside a message: one line, bounded length.
+std::string quoteText(const std::string& s) {
+  constexpr std::size_t kMax = 40;
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < kMax; ++i)
+    out += static_cast<unsigned char>(s[i]) < 0x20 ? '?' : s[i];
+  return out + (s.size() > kMax ? "...'" : "'");
+}
+
+std::string joinKeys(const Keys& a, const Keys& b) {
+  std::string list;
+  for (const Keys* keys : {&a, &b})
+    for (std::string_view k : *keys) list += (list.empty() ? "" : ", ") + std::string(k);
+  return list;
+}
+
+bool isOneOf(const std::string& s, std::initializer_list<std::string_view> words) {
+  return std::find(words.begin(), words.end(), s) != words.end();
+}
+
+// Where each document of a stream starts and whether it holds anything but null.
+class DocumentScan final : public YAML::EventHandler {
+ public:
+  struct Document {
+    YAML::Mark start;
+    bool empty = true;
+  };
+  std::vector<Document> documents;
+
+  void OnDocumentStart(const YAML::Mark& mark) override { documents.push_back({mark, true}); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { documents.back().empty = false; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {
+    documents.back().empty = false;
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    documents.back().empty = false;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    documents.back().empty = false;
+  }
+  void OnMapEnd() override {}
+};
+
+}  // namespace
+
+SourceLocation markLocation(const std::string& file, const YAML::Mark& mark) {
+  if (mark.is_null()) return {file, 0, 0};
+  return {file, mark.line + 1, mark.column + 1};
+}
+
+YAML::Node parseDocument(const std::string& text, const std::string& file) {
+  // yaml-cpp 0.7 reads a stray ',' outside [] and {} as an empty document without
+  // consuming it: LoadAll() then loops forever and Load() silently stops there. So the
+  // documents are scanned first, and one that starts where the previous one did is stuck.
+  DocumentScan scan;
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    while (parser.HandleNextDocument(scan)) {
+      const auto& docs = scan.documents;
+      if (docs.size() < 2) continue;
+      if (docs.back().start.pos == docs[docs.size() - 2].start.pos)
+        throw ModelError(markLocation(file, docs.back().start), "", "YAML syntax error: unexpected character");
+      if (!docs.back().empty)
+        throw ModelError(markLocation(file, docs.back().start), "", "a second YAML document; a model file holds one");
+    }
+    if (scan.documents.empty() || scan.documents.front().empty)
+      throw ModelError({file, 0, 0}, "", "the file is empty; a model is a map with at least 'bodies' and 'joints'");
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ModelError(markLocation(file, e.mark), "", "YAML syntax error: " + e.msg);
+  }
+}
+
+std::string describe(const YAML::Node& n) {
+  if (!n.IsDefined() || n.IsNull()) return "nothing";
+  if (n.IsSequence()) return "a list";
+  if (n.IsMap()) return "a map";
+  return quoteText(n.Scalar());
+}
+
+Reader::Reader(YAML::Node node, std::string file, std::string element, std::string path)
+    : node_(std::move(node)), file_(std::move(file)), element_(std::move(element)), path_(std::move(path)) {
+  if (!node_.IsMap()) fail("expected a map of keys and values, got " + describe(node_));
+}
+
+Reader Reader::child(const char* key) const {
+  return Reader(required(key), file_, element_, path_.empty() ? key : path_ + ": " + key);
+}
+
 SourceLocation Reader::locate(const YAML::Node& n) const {
-  const YAML::Mark m = n.Mark();
-  if (m.is_null()) return locate(node_.Mark().is_null() ? YAML::Node() : node_);
-  return {file_, m.line + 1, m.column + 1};
+  // IsDefined() is the only query that is safe on the "zombie" node of a missing key.
+  for (const YAML::Node* candidate : {&n, &node_})
+    if (candidate->IsDefined() && !candidate->Mark().is_null())
+      return {file_, candidate->Mark().line + 1, candidate->Mark().column + 1};
+  return {file_, 0, 0};
 }
 
 void Reader::fail(const YAML::Node& at, const std::string& what) const {
-  SourceLocation where{file_, 0, 0};
-  if (at.IsDefined() && !at.Mark().is_null()) {
-    where.line = at.Mark().line + 1;
-    where.column = at.Mark().column + 1;
-  } else if (!node_.Mark().is_null()) {
-    where.line = node_.Mark().line + 1;
-    where.column = node_.Mark().column + 1;
-  }
-  throw ModelError(where, element_, what);
+  throw ModelError(locate(at), element_, path_.empty() ? what : path_ + ": " + what);
 }
 
-void Reader::allowKeys(std::initializer_list<const char*> allowed) const {
-  if (!node_.IsMap()) fail("expected a map of keys and values");
+void Reader::allowKeys(const Keys& allowed, const Keys& more, std::string_view context) const {
+  std::vector<std::string> seen;
   for (const auto& kv : node_) {
-    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
-    bool ok = false;
-    for (const char* a : allowed) ok = ok || key == a;
-    if (ok) continue;
-    std::string list;
-    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    fail(kv.first, "unknown key '" + key + "' (expected one of: " + list + ")");
+    if (!kv.first.IsScalar()) fail(kv.first, "keys must be plain names, got " + describe(kv.first));
+    const std::string& key = kv.first.Scalar();
+    const auto known = [&](const Keys& keys) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
+    if (!known(allowed) && !known(more))
+      fail(kv.first, "unknown key " + quoteText(key) + (context.empty() ? "" : " " + std::string(context)) +
+                         " (expected one of: " + joinKeys(allowed, more) + ")");
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) fail(kv.first, "key " + quoteText(key) + " is given twice");
+    seen.push_back(key);
   }
 }
 
-std::string Reader::text(const char* key) const {
-  const YAML::Node n = node_[key];
-  if (!n.IsDefined() || n.IsNull()) fail(std::string("missing required key '") + key + "'");
-  if (!n.IsScalar()) fail(n, std::string(key) + ": expected a text value");
-  return n.Scalar();
+std::size_t Reader::typeOf(const std::vector<TypeKeys>& types, const Keys& common, std::string_view kind) const {
+  const YAML::Node t = required("type");
+  const std::string name = toText(t, "type");
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (types[i].name != name) continue;
+    allowKeys(common, types[i].keys, "for type '" + name + "'");
+    return i;
+  }
+  std::string valid;
+  for (const auto& type : types) valid += (valid.empty() ? "" : ", ") + std::string(type.name);
+  fail(t, "unknown " + std::string(kind) + " type " + quoteText(name) + " (valid: " + valid + ")");
 }
 
-std::string Reader::text(const char* key, const std::string& fallback) const { return has(key) ? text(key) : fallback; }
-
-double Reader::toNumber(const YAML::Node& n, const std::string& what) const {
-  if (!n.IsScalar()) fail(n, what + ": expected a number");
-  const std::string& s = n.Scalar();
-  for (const char* special : {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "-.inf", "-.Inf", "-.INF", "+.inf"})
-    if (s == special) fail(n, what + ": '" + s + "' is not a finite number");
-  double x = 0.0;
-  const char* begin = s.data();
-  if (!s.empty() && s[0] == '+') ++begin;
-  const auto r = std::from_chars(begin, s.data() + s.size(), x);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) fail(n, what + ": '" + s + "' is not a number");
-  if (!std::isfinite(x)) fail(n, what + ": '" + s + "' is not a finite number");
-  return x;
+bool Reader::has(const char* key) const {
+  const YAML::Node v = node_[key];
+  return v.IsDefined() && !v.IsNull();
 }
 
-std::vector<double> Reader::toNumbers(const YAML::Node& n, const std::string& what, int count) const {
-  if (!n.IsSequence()) fail(n, what + ": expected a list of " + std::to_string(count) + " numbers");
-  if (static_cast<int>(n.size()) != count)
-    fail(n, what + ": expected " + std::to_string(count) + " numbers, got " + std::to_string(n.size()));
-  std::vector<double> v;
-  for (const auto& item : n) v.push_back(toNumber(item, what));
+YAML::Node Reader::keyNode(const char* key) const {
+  for (const auto& kv : node_)
+    if (kv.first.IsScalar() && kv.first.Scalar() == key) return kv.first;
+  return YAML::Node();
+}
+
+YAML::Node Reader::required(const char* key) const {
+  const YAML::Node v = node_[key];
+  if (!v.IsDefined()) fail("missing required key '" + std::string(key) + "'");
+  // An empty value's mark is wherever the next token starts, so point at the key.
+  if (v.IsNull()) fail(keyNode(key), std::string(key) + ": missing value");
   return v;
 }
 
-double Reader::number(const char* key) const {
-  const YAML::Node n = node_[key];
-  if (!n.IsDefined() || n.IsNull()) fail(std::string("missing required key '") + key + "'");
-  return toNumber(n, key);
-}
-
-double Reader::number(const char* key, double fallback) const { return has(key) ? number(key) : fallback; }
-
 int Reader::integer(const char* key, int fallback) const {
   if (!has(key)) return fallback;
-  const double x = number(key);
-  if (x != std::floor(x) || std::abs(x) > 1e6) fail(node_[key], std::string(key) + ": expected a whole number");
+  const YAML::Node n = required(key);
+  const double x = toNumber(n, key);
+  if (x != std::floor(x) || std::abs(x) > 1e9) fail(n, std::string(key) + ": expected a whole number, got " + describe(n));
   return static_cast<int>(x);
 }
 
 bool Reader::flag(const char* key, bool fallback) const {
   if (!has(key)) return fallback;
-  const YAML::Node n = node_[key];
+  const YAML::Node n = required(key);
   const std::string s = n.IsScalar() ? n.Scalar() : "";
-  if (s == "true" || s == "yes" || s == "on") return true;
-  if (s == "false" || s == "no" || s == "off") return false;
-  fail(n, std::string(key) + ": expected true or false");
+  if (isOneOf(s, {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"})) return true;
+  if (isOneOf(s, {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"})) return false;
+  fail(n, std::string(key) + ": expected true or false, got " + describe(n));
 }
 
-Vec3 Reader::vec3(const char* key) const {
-  if (!has(key)) fail(std::string("missing required key '") + key + "'");
-  const auto v = toNumbers(node_[key], key, 3);
-  return {v[0], v[1], v[2]};
+std::string Reader::toText(const YAML::Node& n, const std::string& what) const {
+  if (!n.IsScalar()) fail(n, what + ": expected a text value, got " + describe(n));
+  return n.Scalar();
 }
 
-Vec3 Reader::vec3(const char* key, const Vec3& fallback) const { return has(key) ? vec3(key) : fallback; }
+double Reader::toNumber(const YAML::Node& n, const std::string& what) const {
+  if (!n.IsScalar()) fail(n, what + ": expected a number, got " + describe(n));
+  const std::string& s = n.Scalar();
+  const std::string shown = quoteText(s);
+  if (isOneOf(s, {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"}))
+    fail(n, what + ": " + shown + " is not a finite number");
+  // from_chars takes no leading '+' (YAML allows one) and ignores the locale.
+  const char* begin = s.data() + (s.size() > 1 && s[0] == '+' && s[1] != '-' ? 1 : 0);
+  const char* end = s.data() + s.size();
+  double x = 0.0;
+  const auto [stop, ec] = std::from_chars(begin, end, x);
+  if (ec == std::errc::result_out_of_range) fail(n, what + ": " + shown + " is out of the range of double precision");
+  if (ec != std::errc() || stop != end || begin == end) fail(n, what + ": " + shown + " is not a number");
+  if (!std::isfinite(x)) fail(n, what + ": " + shown + " is not a finite number");  // "nan", "inf", "infinity"
+  return x;
+}
 
-std::vector<double> Reader::numbers(const char* key) const {
-  if (!has(key)) return {};
-  const YAML::Node n = node_[key];
-  if (n.IsScalar()) return {toNumber(n, key)};
-  if (!n.IsSequence()) fail(n, std::string(key) + ": expected a number or a list of numbers");
+std::vector<double> Reader::toList(const YAML::Node& n, const std::string& what) const {
+  if (n.IsScalar()) return {toNumber(n, what)};
+  if (!n.IsSequence()) fail(n, what + ": expected a number or a list of numbers, got " + describe(n));
   std::vector<double> v;
-  for (const auto& item : n) v.push_back(toNumber(item, key));
+  for (const auto& item : n) v.push_back(toNumber(item, what));
   return v;
+}
+
+std::vector<double> Reader::toNumbers(const YAML::Node& n, const std::string& what, std::size_t count) const {
+  const std::string expected = "expected " + std::to_string(count) + " numbers";
+  if (!n.IsSequence()) fail(n, what + ": " + expected + " in a list, got " + describe(n));
+  if (n.size() != count) fail(n, what + ": " + expected + ", got " + std::to_string(n.size()));
+  return toList(n, what);
+}
+
+Vec3 Reader::toVec3(const YAML::Node& n, const std::string& what) const {
+  const std::vector<double> v = toNumbers(n, what, 3);
+  return {v[0], v[1], v[2]};
 }
 
 }  // namespace articula::yaml
