@@ -13,21 +13,26 @@ Workspace::Workspace(const Model& model) {
   f.resize(n);
   fext.resize(n);
   Ic.resize(n);
-  IA.resize(n, Mat6::Zero());
-  pA.resize(n);
-  U.resize(n);
-  Dinv.resize(n);
-  u.resize(n);
-  s1.resize(n, Vec6::Zero());
-  U1.resize(n, Vec6::Zero());
-  invD1.resize(n, 0.0);
-  u1.resize(n, 0.0);
+  aba.v.resize(n, Vec6::Zero());
+  aba.c.resize(n, Vec6::Zero());
+  aba.a.resize(n, Vec6::Zero());
+  aba.IA.resize(n, Mat6::Zero());
+  aba.pA.resize(n, Vec6::Zero());
+  aba.S.resize(n);
+  aba.U.resize(n);
+  aba.Dinv.resize(n);
+  aba.u.resize(n);
+  aba.s1.resize(n, Vec6::Zero());
+  aba.U1.resize(n, Vec6::Zero());
+  aba.invD1.resize(n, 0.0);
+  aba.u1.resize(n, 0.0);
   for (std::size_t i = 1; i < n; ++i) {
     const int nv = model.joints[i].nv;
     joint[i].S.resize(6, nv);
-    U[i].resize(6, nv);
-    Dinv[i].resize(nv, nv);
-    u[i].resize(nv);
+    aba.S[i].resize(6, nv);
+    aba.U[i].resize(6, nv);
+    aba.Dinv[i].resize(nv, nv);
+    aba.u[i].resize(nv);
   }
   tau = Eigen::VectorXd::Zero(model.nv);
 }

@@ -21,9 +21,10 @@ void biasForces(const Model& model, Workspace& ws, const Eigen::VectorXd& q, con
 /// Joint-space inertia matrix H(q) (nv x nv, symmetric), RBDA table 6.2.
 void massMatrix(const Model& model, Workspace& ws, const Eigen::VectorXd& q, Eigen::Ref<Eigen::MatrixXd> H);
 
-/// vdot = H^-1 (tau - C), articulated-body algorithm, RBDA table 7.1.
-/// Updates ws.Xup, ws.v, ws.c and ws.a (which then includes the base acceleration -g)
-/// but not the world poses ws.X0.
+/// vdot = H^-1 (tau - C), articulated-body algorithm, RBDA table 7.1, in world
+/// coordinates. Updates the poses ws.Xup and ws.X0 and the world-frame buffers
+/// ws.aba (whose accelerations include the base acceleration -g); the body-frame
+/// velocities ws.v and ws.c are left alone.
 /// Throws articula::Error naming the joint when an articulated inertia is singular.
 void forwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                      const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot);

@@ -25,17 +25,23 @@ struct Workspace {
   std::vector<Force> f;                ///< RNEA body forces
   std::vector<Force> fext;             ///< applied forces from force elements
   std::vector<SpatialInertia> Ic;      ///< composite inertias (CRBA)
-  std::vector<Mat6> IA;                ///< articulated inertias (ABA)
-  std::vector<Force> pA;               ///< articulated bias forces (ABA)
-  std::vector<SubspaceForce> U;        ///< IA S
-  std::vector<SmallMatrix> Dinv;       ///< (S^T IA S)^-1
-  std::vector<SmallVector> u;          ///< tau - S^T pA
-  // Fixed-size copies for single-dof joints (the common case) in ABA.
-  std::vector<Vec6> s1;                ///< S as a 6-vector
-  std::vector<Vec6> U1;                ///< IA s
-  std::vector<double> invD1, u1;       ///< 1 / (s^T IA s), tau - s^T pA
   Eigen::VectorXd tau;                 ///< applied generalised forces from force elements
   SubspaceForce F;                     ///< CRBA column block
+
+  /// Articulated-body algorithm buffers. Unlike the rest of the workspace these are
+  /// in world coordinates with the world origin as reference point, so that passing
+  /// articulated inertias to the parent needs no change of frame.
+  struct ArticulatedBodies {
+    std::vector<Vec6> v, c, a;    ///< body velocity, velocity-product term, acceleration
+    std::vector<Mat6> IA;         ///< articulated inertias
+    std::vector<Vec6> pA;         ///< articulated bias forces
+    std::vector<SubspaceForce> S, U;  ///< motion subspace in world coordinates, IA S
+    std::vector<SmallMatrix> Dinv;    ///< (S^T IA S)^-1
+    std::vector<SmallVector> u;       ///< tau - S^T pA
+    // Fixed-size copies for single-dof joints (the common case).
+    std::vector<Vec6> s1, U1;          ///< S as a 6-vector, IA s
+    std::vector<double> invD1, u1;     ///< 1 / (s^T IA s), tau - s^T pA
+  } aba;
 };
 
 }  // namespace articula
