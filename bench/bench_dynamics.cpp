@@ -27,6 +27,15 @@ void Aba(benchmark::State& state, bool spatial) {
   }
 }
 
+// The 6D kernel on the same models, to show what the planar specialisation gains.
+void AbaSpatialKernel(benchmark::State& state, bool spatial) {
+  Fixture f(static_cast<int>(state.range(0)), spatial);
+  for (auto _ : state) {
+    spatialForwardDynamics(f.model, f.ws, f.model.q0, f.v, f.tau, nullptr, f.out);
+    benchmark::DoNotOptimize(f.out.data());
+  }
+}
+
 void Crba(benchmark::State& state, bool spatial) {
   Fixture f(static_cast<int>(state.range(0)), spatial);
   for (auto _ : state) {
@@ -48,6 +57,7 @@ void Rnea(benchmark::State& state, bool spatial) {
   BENCHMARK_CAPTURE(fn, spatial, true)->Arg(2)->Arg(8)->Arg(32)->Arg(128)->Arg(512)
 
 ARTICULA_CHAIN_BENCH(Aba);
+BENCHMARK_CAPTURE(AbaSpatialKernel, chain, false)->Arg(2)->Arg(8)->Arg(32)->Arg(128)->Arg(512);
 ARTICULA_CHAIN_BENCH(Crba);
 ARTICULA_CHAIN_BENCH(Rnea);
 

@@ -10,18 +10,12 @@
 #include <cmath>
 #include <string>
 
+#include "aba_errors.hpp"
 #include "articula/dynamics/recursive.hpp"
 
 namespace articula {
 
 namespace {
-
-// D = S^T IA S is not positive: either the state or the loads are already
-// non-finite, or the subtree carries no inertia about the joint's axes.
-[[noreturn]] void singular(const Joint& j, bool finite) {
-  if (!finite) throw Error("non-finite articulated inertia at joint '" + j.name + "' (the state or the loads are not finite)");
-  throw Error("articulated inertia is singular at joint '" + j.name + "' (a massless leaf or zero inertia about its axis)");
-}
 
 // Joints whose motion subspace is constant in the child frame have c_J = 0.
 bool hasVelocityProductTerm(JointType type) {
@@ -31,7 +25,8 @@ bool hasVelocityProductTerm(JointType type) {
 
 // Spatial inertia of a body about the world origin in world axes, as a 6x6 matrix,
 // from its mass, centre of mass and central inertia and its pose X0 = ^i X_0.
-void worldInertia(const Body& b, const Transform& X0, Mat6& I) {
+// Returns the first moment of mass h = m c.
+Vec3 worldInertia(const Body& b, const Transform& X0, Mat6& I) {
   const Vec3 c = X0.inverseTransformPoint(b.com);
   const Mat3 IcE = b.inertiaCom * X0.E;
   const Vec3 h = b.mass * c;
@@ -46,6 +41,17 @@ void worldInertia(const Body& b, const Transform& X0, Mat6& I) {
   I.topRightCorner<3, 3>() = skew(h);
   I.bottomLeftCorner<3, 3>() = skew(h).transpose();
   I.bottomRightCorner<3, 3>() = b.mass * Mat3::Identity();
+  return h;
+}
+
+// Momentum I v of a rigid body with world inertia I (first moment h, mass m), using
+// the block structure [Ibar hx; hx^T m1] (RBDA eq. 2.63).
+Vec6 rigidMomentum(const Mat6& I, const Vec3& h, double m, const Vec6& v) {
+  Vec6 f;
+  f.head<3>().noalias() = I.topLeftCorner<3, 3>() * v.head<3>();
+  f.head<3>() += h.cross(v.tail<3>());
+  f.tail<3>() = m * v.tail<3>() - h.cross(v.head<3>());
+  return f;
 }
 
 // A motion vector given in body coordinates, in world coordinates (about the world origin).
@@ -89,8 +95,7 @@ void projectSingleDof(Workspace::ArticulatedBodies& w, int i, int parent, const 
   w.pA[parent] += w.pA[i];
   w.pA[parent].noalias() += w.IA[i] * c;
   w.pA[parent] += (w.u1[i] - U.dot(c)) * Ud;
-  w.IA[parent] += w.IA[i];
-  w.IA[parent].noalias() -= Ud * U.transpose();
+  for (int col = 0; col < 6; ++col) w.IA[parent].col(col) += w.IA[i].col(col) - U[col] * Ud;
 }
 
 // Pass 2 for joints with 0 or several dofs.
@@ -119,8 +124,8 @@ void projectMultiDof(Workspace::ArticulatedBodies& w, int i, int parent, const J
 
 }  // namespace
 
-void forwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                     const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot) {
+void spatialForwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                            const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot) {
   const int n = model.bodyCount();
   auto& w = ws.aba;
   // Pass 1: world poses, then velocities, velocity-product terms, rigid-body
@@ -128,12 +133,23 @@ void forwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q
   for (int i = 1; i <= n; ++i) {
     const Joint& j = model.joints[i];
     JointKinematics& jk = ws.joint[i];
-    jointKinematics(j, q.data() + j.iq, v.data() + j.iv, jk);
-    ws.Xup[i] = jk.XJ * j.placement;
-    ws.X0[i] = j.parent == 0 ? ws.Xup[i] : ws.Xup[i] * ws.X0[j.parent];
-    const Transform& X0 = ws.X0[i];
+    Transform Xup;
+    const bool revolute = j.type == JointType::Revolute;  // the common case, done inline
+    if (revolute) {
+      Xup.E.noalias() = axisAngle(j.axis, q[j.iq]).transpose() * j.placement.E;
+      Xup.r = j.placement.r;
+    } else {
+      jointKinematics(j, q.data() + j.iq, v.data() + j.iv, jk);
+      Xup = jk.XJ * j.placement;
+    }
+    w.X0[i] = j.parent == 0 ? Xup : Xup * w.X0[j.parent];
+    const Transform& X0 = w.X0[i];
     Vec6 vJ;
-    if (j.nv == 1) {
+    if (revolute) {  // S = [axis; 0] in the child frame
+      w.s1[i].head<3>().noalias() = X0.E.transpose() * j.axis;
+      w.s1[i].tail<3>() = X0.r.cross(Vec3(w.s1[i].head<3>()));
+      vJ = w.s1[i] * v[j.iv];
+    } else if (j.nv == 1) {
       w.s1[i] = toWorld(X0, jk.S.col(0));
       vJ = w.s1[i] * v[j.iv];
     } else {
@@ -143,8 +159,9 @@ void forwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q
     w.v[i] = w.v[j.parent] + vJ;           // w.v[0] stays zero
     w.c[i] = crossMotion6(w.v[i], vJ);     // RBDA eq. (5.7), in world coordinates
     if (hasVelocityProductTerm(j.type)) w.c[i] += toWorld(X0, jk.cJ.vector());
-    worldInertia(model.bodies[i], X0, w.IA[i]);
-    w.pA[i] = crossForce6(w.v[i], w.IA[i] * w.v[i]);
+    const Body& b = model.bodies[i];
+    const Vec3 h = worldInertia(b, X0, w.IA[i]);
+    w.pA[i] = crossForce6(w.v[i], rigidMomentum(w.IA[i], h, b.mass, w.v[i]));
     if (fext) w.pA[i] -= X0.applyInverse((*fext)[i]).vector();
   }
   // Pass 2: articulated inertias from the leaves to the root; in world coordinates
@@ -172,6 +189,14 @@ void forwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q
       a.noalias() += w.S[i] * qdd;
     }
   }
+}
+
+void forwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                     const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot) {
+  if (ws.planar.isPlanar)
+    planarForwardDynamics(model, ws, q, v, tau, fext, vdot);
+  else
+    spatialForwardDynamics(model, ws, q, v, tau, fext, vdot);
 }
 
 }  // namespace articula

@@ -13,6 +13,7 @@ Workspace::Workspace(const Model& model) {
   f.resize(n);
   fext.resize(n);
   Ic.resize(n);
+  aba.X0.resize(n);
   aba.v.resize(n, Vec6::Zero());
   aba.c.resize(n, Vec6::Zero());
   aba.a.resize(n, Vec6::Zero());
@@ -33,6 +34,16 @@ Workspace::Workspace(const Model& model) {
     aba.U[i].resize(6, nv);
     aba.Dinv[i].resize(nv, nv);
     aba.u[i].resize(nv);
+  }
+  planar.isPlanar = describePlanar(model, planar.joint);
+  if (planar.isPlanar) {
+    const PlanarVector zero = PlanarVector::Zero();
+    planar.pose.resize(n);
+    planar.angle.resize(n, 0.0);
+    for (auto* x : {&planar.v, &planar.c, &planar.a, &planar.pA, &planar.s1, &planar.U1, &planar.u3}) x->resize(n, zero);
+    for (auto* x : {&planar.IA, &planar.S3, &planar.U3, &planar.Dinv3}) x->resize(n, PlanarMatrix::Zero());
+    planar.invD1.resize(n, 0.0);
+    planar.u1.resize(n, 0.0);
   }
   tau = Eigen::VectorXd::Zero(model.nv);
 }

@@ -50,4 +50,44 @@ inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = tr
   return b;
 }
 
+/// A random tree whose bodies all move parallel to the x-y plane: revolute joints
+/// about +z or -z, prismatic joints along in-plane axes, planar and fixed joints,
+/// placements rotated about z only. Inertias, centres of mass, joint heights and
+/// gravity keep out-of-plane parts, which must not change the planar dynamics.
+inline ModelBuilder randomPlanarTree(int bodies, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
+  const JointType types[] = {JointType::Revolute, JointType::Prismatic, JointType::Revolute, JointType::Planar,
+                             JointType::Fixed};
+  ModelBuilder b;
+  b.gravity = Vec3(0.3, -9.81, 0.7);
+  for (int i = 0; i < bodies; ++i) {
+    BodySpec body;
+    body.name = "b" + std::to_string(i);
+    body.mass = 1.0 + 0.5 * u(gen);
+    body.com = 0.3 * vec();
+    const Mat3 R = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
+    body.inertia = R * boxInertia(body.mass, Vec3(0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen))) * R.transpose();
+    b.addBody(body);
+
+    JointSpec j;
+    j.name = "j" + std::to_string(i);
+    j.type = types[(i + static_cast<int>(seed)) % 5];
+    if (i == 0 && j.type == JointType::Fixed) j.type = JointType::Revolute;  // keep a degree of freedom
+    j.parent = i == 0 ? "ground" : "b" + std::to_string(std::uniform_int_distribution<int>(0, i - 1)(gen));
+    if (i > 0 && std::uniform_int_distribution<int>(0, 3)(gen) == 0) j.parent = "ground";
+    j.child = body.name;
+    j.position = 0.5 * vec();
+    j.rotation = axisAngle(Vec3::UnitZ(), 3.0 * u(gen));
+    j.axis = j.type == JointType::Prismatic ? Vec3(u(gen), u(gen), 0.0).normalized() : Vec3(0.0, 0.0, i % 2 ? -1.0 : 1.0);
+    j.q0.resize(static_cast<std::size_t>(jointNq(j.type)));
+    for (auto& x : j.q0) x = u(gen);
+    j.v0.resize(static_cast<std::size_t>(jointNv(j.type)));
+    for (auto& x : j.v0) x = 2.0 * u(gen);
+    b.addJoint(j);
+  }
+  return b;
+}
+
 }  // namespace articula::test_models

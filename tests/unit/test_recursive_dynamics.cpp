@@ -5,6 +5,7 @@
 
 #include "articula/dynamics/recursive.hpp"
 #include "articula/kinematics/kinematics.hpp"
+#include "articula/model/generators.hpp"
 #include "random_model.hpp"
 
 using namespace articula;
@@ -73,6 +74,52 @@ TEST(RecursiveDynamics, ExternalForcesEnterConsistently) {
   forwardDynamics(model, ws, model.q0, model.v0, tau, &fext, vdot);
   inverseDynamics(model, ws, model.q0, model.v0, vdot, &fext, tau2);
   EXPECT_LT(relativeError(tau2, tau), 1e-10);
+}
+
+// The planar kernel is the 6D one restricted to three coordinates: the two must agree to
+// rounding (1e-12 relative) on planar trees, whatever the out-of-plane inertia, centre of
+// mass height, gravity component and applied forces along z.
+TEST(PlanarDynamics, PlanarKernelMatchesSpatialKernel) {
+  for (int bodies : {1, 2, 3, 7, 16, 40}) {
+    for (unsigned seed = 0; seed < 5; ++seed) {
+      const Model model = test_models::randomPlanarTree(bodies, seed).build();
+      Workspace ws(model);
+      ASSERT_TRUE(ws.planar.isPlanar) << bodies << " bodies, seed " << seed;
+      ForceList fext(model.bodies.size());
+      std::mt19937 gen(seed);
+      std::uniform_real_distribution<double> u(-1.0, 1.0);
+      for (auto& f : fext) f = Force(Vec3(u(gen), u(gen), u(gen)), Vec3(u(gen), u(gen), u(gen)));
+      const Eigen::VectorXd tau = randomVector(model.nv, seed + 30);
+      Eigen::VectorXd planar(model.nv), spatial(model.nv), tau2(model.nv);
+      planarForwardDynamics(model, ws, model.q0, model.v0, tau, &fext, planar);
+      spatialForwardDynamics(model, ws, model.q0, model.v0, tau, &fext, spatial);
+      EXPECT_LT(relativeError(planar, spatial), 1e-12) << bodies << " bodies, seed " << seed;
+      forwardDynamics(model, ws, model.q0, model.v0, tau, &fext, planar);
+      inverseDynamics(model, ws, model.q0, model.v0, planar, &fext, tau2);
+      EXPECT_LT(relativeError(tau2, tau), 1e-10) << bodies << " bodies, seed " << seed;
+    }
+  }
+}
+
+TEST(PlanarDynamics, DetectsWhichModelsArePlanar) {
+  EXPECT_TRUE(Workspace(makeChain(8, false)).planar.isPlanar);
+  EXPECT_FALSE(Workspace(makeChain(8, true)).planar.isPlanar);
+  EXPECT_FALSE(Workspace(test_models::randomTree(8, 1).build()).planar.isPlanar);
+  // A single hinge tilted away from z, or a placement turning z over, makes the model spatial.
+  for (int variant = 0; variant < 2; ++variant) {
+    Model m = test_models::randomPlanarTree(6, 2).build();
+    ASSERT_TRUE(Workspace(m).planar.isPlanar);
+    Joint& hinge = m.joints[5];
+    ASSERT_EQ(hinge.type, JointType::Revolute);
+    if (variant == 0)
+      hinge.axis = Vec3(0.0, 1e-6, 1.0).normalized();
+    else
+      hinge.placement.E = axisAngle(Vec3::UnitX(), 3.14159).transpose() * hinge.placement.E;
+    Workspace ws(m);
+    EXPECT_FALSE(ws.planar.isPlanar) << "variant " << variant;
+    Eigen::VectorXd vdot(m.nv);
+    EXPECT_THROW(planarForwardDynamics(m, ws, m.q0, m.v0, Eigen::VectorXd::Zero(m.nv), nullptr, vdot), Error);
+  }
 }
 
 TEST(Kinematics, JacobiansMatchVelocities) {

@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "articula/spatial/planar.hpp"
 #include "articula/spatial/spatial.hpp"
 
 using namespace articula;
@@ -85,4 +86,60 @@ TEST(Spatial, InertiaAboutComMatchesParallelAxisTheorem) {
   const SpatialInertia central = I.transformedBy(Transform::translation(c));
   EXPECT_LT(central.h.norm(), kTol);
   EXPECT_LT((central.Ibar - Ic).norm(), kTol);
+}
+
+// The planar operations are the 6D ones restricted to [w_z; v_x; v_y] / [n_z; f_x; f_y]:
+// embed planar vectors as 6D vectors with zero out-of-plane parts and compare.
+namespace {
+Vec6 embed(const PlanarVector& x) {
+  Vec6 out = Vec6::Zero();
+  out[2] = x[0];
+  out[3] = x[1];
+  out[4] = x[2];
+  return out;
+}
+}  // namespace
+
+TEST(PlanarSpatial, CrossProductsMatchTheirSpatialCounterparts) {
+  Rng rng;
+  for (int k = 0; k < 100; ++k) {
+    const PlanarVector m(rng(), rng(), rng()), n(rng(), rng(), rng()), f(rng(), rng(), rng());
+    const Motion M = Motion::fromVector(embed(m));
+    EXPECT_LT((embed(planarCrossMotion(m, n)) - crossMotion(M, Motion::fromVector(embed(n))).vector()).norm(), kTol);
+    EXPECT_LT((embed(planarCrossForce(m, f)) - crossForce(M, Force::fromVector(embed(f))).vector()).norm(), kTol);
+  }
+}
+
+TEST(PlanarSpatial, InertiaIsThePlanarBlockOfTheSpatialInertia) {
+  Rng rng;
+  for (int k = 0; k < 100; ++k) {
+    // A body turned about z only, with an arbitrary central inertia tensor and a centre of mass off the plane.
+    const double mass = 2.0 + rng();
+    const Vec3 c = rng.vec();
+    const Mat3 R = rng.rotation();
+    const Mat3 Ic = R * Vec3(1.0 + 0.3 * rng(), 1.0 + 0.3 * rng(), 1.0 + 0.3 * rng()).asDiagonal() * R.transpose();
+    const Mat6 I6 = SpatialInertia::fromMassComInertia(mass, c, Ic).matrix();
+    const PlanarMatrix I3 = planarInertia(mass, c.head<2>(), Ic(2, 2));
+    const int rows[] = {2, 3, 4};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) EXPECT_NEAR(I3(a, b), I6(rows[a], rows[b]), kTol);
+  }
+}
+
+TEST(PlanarSpatial, PoseMatchesTheSpatialTransform) {
+  Rng rng;
+  for (int k = 0; k < 100; ++k) {
+    const double angle = 3.0 * rng();
+    const Vec3 origin = rng.vec();
+    const PlanarPose pose(angle, origin.head<2>());
+    // ^B X_A for frame B rotated by angle about z with origin `origin` in A.
+    const Transform X = Transform::fromPose(axisAngle(Vec3::UnitZ(), angle), origin);
+    const PlanarVector m(rng(), rng(), rng()), f(rng(), rng(), rng());
+    EXPECT_LT((embed(pose.motion(m)) - X.applyInverse(Motion::fromVector(embed(m))).vector()).norm(), kTol);
+    // A force's planar part in A depends only on its planar part in B (the z height drops out).
+    const Vec6 F = X.applyInverse(Force::fromVector(embed(f))).vector();
+    EXPECT_LT((pose.force(f) - planarPart(F)).norm(), kTol);
+    const Vec3 p = rng.vec();
+    EXPECT_LT((pose.point(p.head<2>()) - X.inverseTransformPoint(p).head<2>()).norm(), kTol);
+  }
 }

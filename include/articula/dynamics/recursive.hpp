@@ -21,13 +21,21 @@ void biasForces(const Model& model, Workspace& ws, const Eigen::VectorXd& q, con
 /// Joint-space inertia matrix H(q) (nv x nv, symmetric), RBDA table 6.2.
 void massMatrix(const Model& model, Workspace& ws, const Eigen::VectorXd& q, Eigen::Ref<Eigen::MatrixXd> H);
 
-/// vdot = H^-1 (tau - C), articulated-body algorithm, RBDA table 7.1, in world
-/// coordinates. Updates the poses ws.Xup and ws.X0 and the world-frame buffers
-/// ws.aba (whose accelerations include the base acceleration -g); the body-frame
-/// velocities ws.v and ws.c are left alone.
-/// Throws articula::Error naming the joint when an articulated inertia is singular.
+/// vdot = H^-1 (tau - C), articulated-body algorithm (RBDA table 7.1) in world
+/// coordinates: planarForwardDynamics when every body moves parallel to the world
+/// x-y plane (ws.planar.isPlanar), spatialForwardDynamics otherwise. The kernels
+/// keep their intermediate results in ws.aba or ws.planar (world coordinates), may
+/// overwrite ws.joint, and update no other part of the workspace: call updatePositions/updateVelocities for
+/// body poses and velocities. Throws articula::Error naming the joint when an
+/// articulated inertia is singular or not finite.
 void forwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                      const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot);
+/// The 6D kernel, for any tree.
+void spatialForwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                            const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot);
+/// The 3D kernel of spatial/planar.hpp; throws articula::Error for a model that is not planar.
+void planarForwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot);
 
 /// Kinetic energy 0.5 v^T H v (after updateVelocities).
 double kineticEnergy(const Model& model, const Workspace& ws);

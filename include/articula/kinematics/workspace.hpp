@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "articula/model/model.hpp"
+#include "articula/model/planarity.hpp"
 
 namespace articula {
 
@@ -32,6 +33,7 @@ struct Workspace {
   /// in world coordinates with the world origin as reference point, so that passing
   /// articulated inertias to the parent needs no change of frame.
   struct ArticulatedBodies {
+    std::vector<Transform> X0;    ///< body poses, as Workspace::X0
     std::vector<Vec6> v, c, a;    ///< body velocity, velocity-product term, acceleration
     std::vector<Mat6> IA;         ///< articulated inertias
     std::vector<Vec6> pA;         ///< articulated bias forces
@@ -42,6 +44,20 @@ struct Workspace {
     std::vector<Vec6> s1, U1;          ///< S as a 6-vector, IA s
     std::vector<double> invD1, u1;     ///< 1 / (s^T IA s), tau - s^T pA
   } aba;
+
+  /// Buffers of the planar articulated-body algorithm, used when every body moves
+  /// parallel to the world x-y plane (`isPlanar`); world coordinates as in `aba`.
+  struct PlanarBodies {
+    bool isPlanar = false;
+    std::vector<PlanarJoint> joint;   ///< in-plane description of each body's joint
+    std::vector<PlanarPose> pose;     ///< body frames in the world plane
+    std::vector<double> angle;        ///< body frame rotation about z
+    std::vector<PlanarVector> v, c, a, pA, s1, U1;
+    std::vector<PlanarMatrix> IA;
+    std::vector<double> invD1, u1;
+    std::vector<PlanarMatrix> S3, U3, Dinv3;  ///< planar joints (3 dofs)
+    std::vector<PlanarVector> u3;
+  } planar;
 };
 
 }  // namespace articula
