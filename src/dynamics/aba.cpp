@@ -133,17 +133,19 @@ void spatialForwardDynamics(const Model& model, Workspace& ws, const Eigen::Vect
   for (int i = 1; i <= n; ++i) {
     const Joint& j = model.joints[i];
     JointKinematics& jk = ws.joint[i];
-    Transform Xup;
+    const Transform& Xp = w.X0[j.parent];  // w.X0[0] is the identity
+    Transform& X0 = w.X0[i];
     const bool revolute = j.type == JointType::Revolute;  // the common case, done inline
     if (revolute) {
-      Xup.E.noalias() = axisAngle(j.axis, q[j.iq]).transpose() * j.placement.E;
-      Xup.r = j.placement.r;
+      // ^i X_p = rotation(q) * placement; ^i X_0 = ^i X_p * ^p X_0 with no translation in the joint.
+      const Mat3 Eup = axisAngle(j.axis, q[j.iq]).transpose() * j.placement.E;
+      X0.E.noalias() = Eup * Xp.E;
+      X0.r = Xp.r;
+      X0.r.noalias() += Xp.E.transpose() * j.placement.r;
     } else {
       jointKinematics(j, q.data() + j.iq, v.data() + j.iv, jk);
-      Xup = jk.XJ * j.placement;
+      X0 = (jk.XJ * j.placement) * Xp;
     }
-    w.X0[i] = j.parent == 0 ? Xup : Xup * w.X0[j.parent];
-    const Transform& X0 = w.X0[i];
     Vec6 vJ;
     if (revolute) {  // S = [axis; 0] in the child frame
       w.s1[i].head<3>().noalias() = X0.E.transpose() * j.axis;

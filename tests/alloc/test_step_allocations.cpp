@@ -56,6 +56,11 @@ TEST(StepAllocations, AbaWithEveryIntegratorAllocatesNothing) {
     EXPECT_EQ(allocationsDuringSteps("aba", integrator, model), 0) << integrator;
 }
 
+TEST(StepAllocations, PlanarAbaAllocatesNothing) {
+  const Model model = makeChain(16, false);  // planar: forwardDynamics takes the 3x3 kernel
+  EXPECT_EQ(allocationsDuringSteps("aba", "rk4", model), 0);
+}
+
 TEST(StepAllocations, CrbaAllocatesNothing) {
   const Model model = makeChain(16, true);
   EXPECT_EQ(allocationsDuringSteps("crba", "rk4", model), 0);
