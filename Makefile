@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-asan test-browser bench bench-peers clean
+.PHONY: all deps build demo test test-asan test-fuzz fuzz test-browser bench bench-peers clean
 
 all: build
 
@@ -28,6 +28,18 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_SANITIZE=ON -DARTICULA_BUILD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer (clang) on the YAML model loader and the command-line parser: first the stored
+# corpora as a regression, then FUZZ_SECONDS of fuzzing per target. Inputs found are kept in
+# $(FUZZ_BUILD)/found-*/ (not in the source tree); a crash or hang leaves crash-*/timeout-*
+# files there and fails the target. Copy such inputs into tests/fuzz/<target>/ once fixed.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@scripts/install-deps.sh clang libclang-rt-14-dev
+	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_model_yaml fuzz_cli_args
+	scripts/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # The animation in headless Chromium (Debian chromium + playwright-core from npm): it loads
 # without console errors or network requests, plays, and leaves a screenshot in out/.

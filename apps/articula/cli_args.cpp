@@ -28,6 +28,9 @@ simulate options:
   --out DIR              output directory (default out)
   --html FILE            animation file (default OUT/animation.html); --no-html to skip it
   --quiet                no progress bar and no report on stdout
+  --checkpoint SECONDS   write OUT/restart.bin every SECONDS of wall-clock time (atomically)
+  --resume               continue the run stopped in OUT from OUT/restart.bin (same model and
+                         options); the results continue bit-for-bit as if it had never stopped
 
 exit status: 0 success, 1 the run failed (results up to the failure are kept), 2 bad command line or model
 )";
@@ -84,6 +87,8 @@ void parseSimulate(Args& args, Command& c) {
     else if (a == "--html") c.htmlPath = args.value(a);
     else if (a == "--no-html") c.html = false;
     else if (a == "--quiet") c.quiet = true;
+    else if (a == "--checkpoint") c.checkpointSeconds = args.positive(a);
+    else if (a == "--resume") c.resume = true;
     else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' for simulate (see articula --help)");
     else if (c.modelPath.empty()) c.modelPath = a;
     else throw UsageError("unexpected argument '" + a + "': simulate takes one model file");

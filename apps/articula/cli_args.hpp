@@ -27,6 +27,8 @@ struct Command {
   std::optional<std::string> htmlPath;  ///< default: OUTDIR/animation.html
   bool html = true;
   bool quiet = false;
+  std::optional<double> checkpointSeconds;  ///< --checkpoint: restart-file interval
+  bool resume = false;                      ///< --resume: continue from OUTDIR/restart.bin
   // generate chain
   int links = 0;
   bool spatial = false;

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "articula/io/animation.hpp"
 #include "articula/io/csv_writer.hpp"
@@ -20,21 +21,46 @@ class AnimationSink final : public SampleSink {
  public:
   explicit AnimationSink(AnimationWriter& writer) : writer_(writer) {}
   void write(const Sample& s) override { writer_.addFrame(s.t, s.ws); }
+  void saveState(ArchiveWriter& out) const override { writer_.saveFrames(out); }
+  void restoreState(ArchiveReader& in) override { writer_.restoreFrames(in); }
 
  private:
   AnimationWriter& writer_;
 };
 
+std::string fileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 int simulateCommand(const cli::Command& c) {
   const Model model = loadModel(c.modelPath);
+  SimulationOptions options = c.options;
+  const std::string restartPath = c.outDir + "/restart.bin";
+  if (c.checkpointSeconds) {
+    options.checkpointPath = restartPath;
+    options.checkpointInterval = *c.checkpointSeconds;
+  }
+  if (c.resume) {
+    if (!std::filesystem::exists(restartPath))
+      throw Error("cannot resume: no restart file '" + restartPath + "' (run with --checkpoint SECONDS first)");
+    options.resumeFrom = restartPath;
+  }
+  // A restart file only fits the same model file and the same numerical options. The animation
+  // takes part in the restart state, so --no-html must match too.
+  options.runFingerprint = runDescription(options) + "|html=" + (c.html ? "1" : "0") + "|model=" +
+                           std::to_string(fingerprint(fileBytes(c.modelPath)));
   // Configuration mistakes are reported before anything is written (exit status 2).
   makeIntegrator(c.options.integrator, c.options.integratorOptions);
   makeFormulation(c.options.formulation, model);
-  if (c.options.assemble) cli::checkAssembly(model);
+  if (c.options.assemble && !c.resume) cli::checkAssembly(model);
+  if (c.resume) checkRestartFile(options);
   std::filesystem::create_directories(c.outDir);
   const std::string csvPath = c.outDir + "/results.csv";
   const std::string summaryPath = c.outDir + "/summary.json";
-  CsvWriter csv(model, csvPath);
+  CsvWriter csv(model, csvPath, c.resume);
   std::vector<SampleSink*> sinks{&csv};
   std::optional<AnimationWriter> animation;
   std::optional<AnimationSink> animationSink;
@@ -44,9 +70,9 @@ int simulateCommand(const cli::Command& c) {
     sinks.push_back(&*animationSink);
   }
   cli::ProgressBar progress(c.options.tStart, c.options.tEnd, !c.quiet);
-  const SimulationResult r = simulate(model, c.options, sinks, [&](double t) { progress.update(t); });
+  const SimulationResult r = simulate(model, options, sinks, [&](double t) { progress.update(t); });
   progress.finish();
-  writeSummaryJson(summaryPath, model, c.modelPath, c.options, r);
+  writeSummaryJson(summaryPath, model, c.modelPath, options, r);
   if (animation) animation->write(r.ok ? "" : "run failed: " + r.error);
   if (!r.ok) {
     std::cerr << "articula: " << c.modelPath << ": simulation failed " << r.error << "\n"

@@ -47,6 +47,39 @@ double Integrator::step(double tEnd) {
   return t_;
 }
 
+void Integrator::save(ArchiveWriter& out) const {
+  out.put(std::string(name()));
+  out.put(t_);
+  out.put(x_);
+  out.put(f_);
+  out.put(static_cast<std::int64_t>(stats_.steps));
+  out.put(static_cast<std::int64_t>(stats_.rejected));
+  out.put(static_cast<std::int64_t>(stats_.evaluations));
+  saveMethod(out);
+}
+
+void Integrator::restore(OdeSystem& system, ArchiveReader& in) {
+  const std::string method = in.getString();
+  if (method != name())
+    throw Error(in.label() + ": the run was made with integrator '" + method + "', not '" + std::string(name()) + "'");
+  const double t = in.getDouble();
+  Eigen::VectorXd x = in.getVector(), f = in.getVector();
+  const int n = system.size();
+  if (x.size() != n || f.size() != n || !std::isfinite(t))
+    throw Error(in.label() + ": the saved state does not fit this model (" + std::to_string(x.size()) + " entries, expected " +
+                std::to_string(n) + ")");
+  system_ = &system;
+  t_ = tPrev_ = t;
+  x_ = xPrev_ = x;
+  f_ = fPrev_ = f;
+  xNew_.resize(n);
+  prepare();
+  stats_.steps = in.getInt();
+  stats_.rejected = in.getInt();
+  stats_.evaluations = in.getInt();
+  restoreMethod(in);
+}
+
 std::vector<std::string_view> integratorNames() { return {"euler", "rk4", "rk45"}; }
 
 namespace {

@@ -178,6 +178,15 @@ class DormandPrince final : public Integrator {
       f_.swap(k7_);  // FSAL: f(t_, x_) is the last stage
   }
 
+  void saveMethod(ArchiveWriter& out) const override {
+    out.put(h_);
+    out.put(errPrev_);
+  }
+  void restoreMethod(ArchiveReader& in) override {
+    h_ = in.getDouble();
+    errPrev_ = in.getDouble();
+  }
+
   double h_ = 0.0;        // proposed size of the next step
   double errPrev_ = 1e-4;  // error of the last accepted step (PI controller memory)
   Eigen::VectorXd k2_, k3_, k4_, k5_, k6_, k7_;  // stages (k1 is f_)

@@ -221,6 +221,25 @@ void AnimationWriter::halveFrames() {
   stride_ *= 2;
 }
 
+void AnimationWriter::saveFrames(ArchiveWriter& out) const {
+  out.put(times_);
+  out.put(poses_);
+  out.put(static_cast<std::int64_t>(stride_));
+  out.put(static_cast<std::int64_t>(offered_));
+  out.put(static_cast<std::int64_t>(lastIsTail_ ? 1 : 0));
+}
+
+void AnimationWriter::restoreFrames(ArchiveReader& in) {
+  times_ = in.getDoubles();
+  poses_ = in.getFloats();
+  const std::int64_t stride = in.getInt(), offered = in.getInt(), tail = in.getInt();
+  if (poses_.size() != times_.size() * kPoseSize * static_cast<std::size_t>(model_.bodyCount()) || stride < 1 || offered < 0)
+    throw Error(in.label() + ": the animation frames do not fit this model");
+  stride_ = static_cast<std::size_t>(stride);
+  offered_ = static_cast<std::size_t>(offered);
+  lastIsTail_ = tail != 0;
+}
+
 void AnimationWriter::write(const std::string& note) const {
   const std::string title = htmlEscape(model_.name.empty() ? "untitled model" : model_.name);
   const std::string banner = note.empty() ? "" : "<div id=\"note\" role=\"alert\">" + htmlEscape(note) + "</div>";

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 
 #include "articula/kinematics/kinematics.hpp"
 
@@ -27,7 +28,9 @@ std::vector<std::string> CsvWriter::columns(const Model& model) {
   return c;
 }
 
-CsvWriter::CsvWriter(const Model& model, const std::string& path) : model_(model), path_(path) {
+CsvWriter::CsvWriter(const Model& model, const std::string& path, bool resume) : model_(model), path_(path) {
+  line_.reserve(32 * (columns(model).size() + 1));
+  if (resume) return;
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) throw Error("cannot write '" + path + "': " + std::strerror(errno));
   std::string header;
@@ -35,7 +38,25 @@ CsvWriter::CsvWriter(const Model& model, const std::string& path) : model_(model
   header += '\n';
   std::fputs(header.c_str(), file_);
   std::fflush(file_);
-  line_.reserve(32 * (columns(model).size() + 1));
+}
+
+void CsvWriter::saveState(ArchiveWriter& out) const {
+  // Every line is flushed as written, so the file length is that of the samples so far.
+  out.put(static_cast<std::int64_t>(std::ftell(file_)));
+}
+
+void CsvWriter::restoreState(ArchiveReader& in) {
+  const std::int64_t length = in.getInt();
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path_, ec);
+  if (ec || length < 0 || size < static_cast<std::uintmax_t>(length))
+    throw Error("cannot resume '" + path_ + "': the results file is missing or shorter than at the checkpoint");
+  // Samples written after the checkpoint are written again by the resumed run.
+  std::filesystem::resize_file(path_, static_cast<std::uintmax_t>(length), ec);
+  if (ec) throw Error("cannot resume '" + path_ + "': " + ec.message());
+  if (file_) std::fclose(file_);
+  file_ = std::fopen(path_.c_str(), "a");
+  if (!file_) throw Error("cannot write '" + path_ + "': " + std::strerror(errno));
 }
 
 CsvWriter::~CsvWriter() {

@@ -72,6 +72,8 @@ void writeSummaryJson(const std::string& path, const Model& model, const std::st
     << "  \"rejected_steps\": " << r.rejectedSteps << ",\n"
     << "  \"function_evaluations\": " << r.evaluations << ",\n"
     << "  \"samples\": " << r.samples << ",\n"
+    << "  \"resumed_at\": " << (r.resumedAt >= 0.0 ? jsonNumber(r.resumedAt) : std::string("null")) << ",\n"
+    << "  \"checkpoints\": " << r.checkpoints << ",\n"
     << "  \"conservative\": " << (r.conservative ? "true" : "false") << ",\n"
     << "  \"initial_energy\": " << jsonNumber(r.initialEnergy) << ",\n"
     << "  \"final_energy\": " << jsonNumber(r.finalEnergy) << ",\n"

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
@@ -69,18 +70,91 @@ class Sampler {
 
 }  // namespace
 
+std::string runDescription(const SimulationOptions& o) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d", o.formulation.c_str(),
+                o.integrator.c_str(), o.integratorOptions.dt, o.integratorOptions.rtol, o.integratorOptions.atol,
+                o.integratorOptions.dtMin, o.integratorOptions.dtMax, o.tStart, o.tEnd, o.outputInterval,
+                static_cast<int>(o.stabilization), o.baumgarteAlpha, o.baumgarteBeta, o.projectionTolerance,
+                o.assemble ? 1 : 0);
+  return buf;
+}
+
+namespace {
+
+constexpr const char* kRestartMagic = "articula restart file 1";
+
+// The run-loop state that is not in the integrator: where the sampling stands and the
+// statistics gathered so far.
+struct RunState {
+  long step = 0;
+  long nextSample = 1;
+};
+
+void saveRestart(const SimulationOptions& options, const RunState& run, const SimulationResult& result,
+                 double wallSoFar, const Integrator& integrator, const std::vector<SampleSink*>& sinks) {
+  ArchiveWriter out;
+  out.put(std::string(kRestartMagic));
+  out.put(options.runFingerprint);
+  out.put(static_cast<std::int64_t>(run.step));
+  out.put(static_cast<std::int64_t>(run.nextSample));
+  out.put(static_cast<std::int64_t>(result.samples));
+  for (double x : {result.initialEnergy, result.finalEnergy, result.maxEnergyDrift, result.maxPositionError,
+                   result.maxVelocityError, wallSoFar})
+    out.put(x);
+  integrator.save(out);
+  for (const SampleSink* sink : sinks) sink->saveState(out);
+  saveArchive(out, options.checkpointPath);
+}
+
+ArchiveReader openRestart(const SimulationOptions& options) {
+  ArchiveReader in = loadArchive(options.resumeFrom);
+  if (in.getString() != kRestartMagic) throw Error(options.resumeFrom + ": not an articula restart file");
+  if (in.getString() != options.runFingerprint)
+    throw Error(options.resumeFrom + ": the restart file belongs to another model or other run options");
+  return in;
+}
+
+// Returns the wall time the interrupted run had used.
+double loadRestart(const SimulationOptions& options, RunState& run, SimulationResult& result, Integrator& integrator,
+                   OdeSystem& system, const std::vector<SampleSink*>& sinks) {
+  ArchiveReader in = openRestart(options);
+  run.step = in.getInt();
+  run.nextSample = in.getInt();
+  result.samples = in.getInt();
+  result.initialEnergy = in.getDouble();
+  result.finalEnergy = in.getDouble();
+  result.maxEnergyDrift = in.getDouble();
+  result.maxPositionError = in.getDouble();
+  result.maxVelocityError = in.getDouble();
+  const double wall = in.getDouble();
+  integrator.restore(system, in);
+  for (SampleSink* sink : sinks) sink->restoreState(in);
+  if (!in.atEnd()) throw Error(options.resumeFrom + ": the restart file holds more than this run writes");
+  return wall;
+}
+
+}  // namespace
+
+void checkRestartFile(const SimulationOptions& options) { openRestart(options); }
+
 SimulationResult simulate(const Model& model, const SimulationOptions& options, const std::vector<SampleSink*>& sinks,
                           const std::function<void(double)>& progress) {
   SimulationResult result;
   result.integrator = options.integrator;
   result.conservative = isConservative(model);
   result.tReached = options.tStart;
-  const auto start = std::chrono::steady_clock::now();
-  long step = 0;
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto lastCheckpoint = start;
+  double wallBefore = 0.0;  // wall time of the interrupted run, when resuming
+  RunState run;
   double t = options.tStart;
   try {
     if (!(options.tEnd > options.tStart)) throw Error("the end time must be after the start time");
     if (!(options.outputInterval > 0.0)) throw Error("the output interval must be positive");
+    if (!options.checkpointPath.empty() && !(options.checkpointInterval >= 0.0))
+      throw Error("the checkpoint interval must not be negative");
     FormulationOptions fo;
     if (options.stabilization == Stabilization::Baumgarte) {
       fo.baumgarteAlpha = options.baumgarteAlpha;
@@ -92,14 +166,19 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     auto integrator = makeIntegrator(options.integrator, options.integratorOptions);
 
     Eigen::VectorXd q = model.q0, v = model.v0;
-    if (options.assemble) result.assembly = assemble(model, t, q, v, options.projectionTolerance);
     Eigen::VectorXd x(model.nq + model.nv), xs(model.nq + model.nv);
-    x << q, v;
-
     ConstraintProjector& projector = system.projector();
     Sampler sampler(model, projector, sinks);
-    result.initialEnergy = result.finalEnergy = sampler.emit(t, x, result, false);
-    long nextSample = 1;
+    if (options.resumeFrom.empty()) {
+      if (options.assemble) result.assembly = assemble(model, t, q, v, options.projectionTolerance);
+      x << q, v;
+      result.initialEnergy = result.finalEnergy = sampler.emit(t, x, result, false);
+      integrator->initialize(system, t, x);
+    } else {
+      wallBefore = loadRestart(options, run, result, *integrator, system, sinks);
+      t = result.tReached = integrator->time();
+      result.resumedAt = t;
+    }
     auto sampleTime = [&](long k) { return options.tStart + static_cast<double>(k) * options.outputInterval; };
     const bool projectSamples = options.stabilization == Stabilization::Projection && model.hasConstraints();
     auto record = [&](double ts, const Eigen::VectorXd& state) {
@@ -108,12 +187,12 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       result.maxEnergyDrift = std::max(result.maxEnergyDrift, drift);
     };
 
-    integrator->initialize(system, t, x);
     while (t < options.tEnd) {
       t = integrator->step(options.tEnd);
-      ++step;
+      ++run.step;
       const Eigen::VectorXd& state = integrator->state();
-      if (!state.allFinite()) throw SimulationError(t, step, describeNonFinite(model, state) + " (formulation " + result.formulation + ")");
+      if (!state.allFinite())
+        throw SimulationError(t, run.step, describeNonFinite(model, state) + " (formulation " + result.formulation + ")");
       if (model.hasConstraints()) {
         q = state.head(model.nq);
         v = state.tail(model.nv);
@@ -122,18 +201,27 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       }
       // Emit every sample time passed by this step; the last one lands on tEnd exactly.
       const double tol = 1e-9 * options.outputInterval;
-      while (sampleTime(nextSample) <= t + tol && sampleTime(nextSample) <= options.tEnd + tol) {
-        const double ts = std::min(sampleTime(nextSample), t);
+      while (sampleTime(run.nextSample) <= t + tol && sampleTime(run.nextSample) <= options.tEnd + tol) {
+        const double ts = std::min(sampleTime(run.nextSample), t);
         if (ts >= t - tol) {
           record(t, state);
         } else {
           integrator->interpolate(ts, xs);
           record(ts, xs);
         }
-        ++nextSample;
+        ++run.nextSample;
       }
-      if (t >= options.tEnd && sampleTime(nextSample - 1) < t - tol) record(t, state);  // tEnd off the sample grid
+      if (t >= options.tEnd && sampleTime(run.nextSample - 1) < t - tol) record(t, state);  // tEnd off the sample grid
       result.tReached = t;
+      if (!options.checkpointPath.empty() && t < options.tEnd) {
+        const auto now = Clock::now();
+        if (std::chrono::duration<double>(now - lastCheckpoint).count() >= options.checkpointInterval) {
+          saveRestart(options, run, result, wallBefore + std::chrono::duration<double>(now - start).count(), *integrator,
+                      sinks);
+          ++result.checkpoints;
+          lastCheckpoint = now;
+        }
+      }
       if (progress) progress(t);
     }
     const IntegratorStats& st = integrator->stats();
@@ -145,11 +233,11 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     result.error = e.what();
   } catch (const Error& e) {
     result.ok = false;
-    result.error = step > 0 ? SimulationError(t, step, e.what()).what() : e.what();
+    result.error = run.step > 0 ? SimulationError(t, run.step, e.what()).what() : e.what();
   }
   if (result.initialEnergy != 0.0) result.maxRelativeEnergyDrift = result.maxEnergyDrift / std::abs(result.initialEnergy);
-  result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!result.ok && result.steps == 0) result.steps = step;
+  result.wallSeconds = wallBefore + std::chrono::duration<double>(Clock::now() - start).count();
+  if (!result.ok && result.steps == 0) result.steps = run.step;
   return result;
 }
 

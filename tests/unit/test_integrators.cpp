@@ -424,3 +424,49 @@ TEST(IntegratorTest, InitializeRejectsWrongStateSize) {
   const std::string msg = messageOf([&] { integ->initialize(osc, 0.0, Eigen::VectorXd::Zero(3)); });
   EXPECT_NE(msg.find("3 entries"), std::string::npos) << msg;
 }
+
+// An integrator restored from a restart archive takes exactly the steps the saved one
+// would have: same times, same states to the bit, same statistics.
+TEST(IntegratorTest, RestoredIntegratorContinuesBitForBit) {
+  for (const char* method : {"euler", "rk4", "rk45"}) {
+    Oscillator sys;
+    const IntegratorOptions o = std::string(method) == "rk45" ? tight() : withDt(1e-3);
+    auto whole = makeIntegrator(method, o);
+    whole->initialize(sys, 0.0, sys.x0());
+    for (int k = 0; k < 37; ++k) whole->step(5.0);
+    ArchiveWriter saved;
+    whole->save(saved);
+    ArchiveReader reader(saved.bytes(), "test");
+    auto resumed = makeIntegrator(method, o);
+    resumed->restore(sys, reader);
+    EXPECT_TRUE(reader.atEnd()) << method;
+    while (whole->time() < 5.0) {
+      whole->step(5.0);
+      resumed->step(5.0);
+      ASSERT_EQ(whole->time(), resumed->time()) << method;
+      ASSERT_EQ(whole->state(), resumed->state()) << method << " at t = " << whole->time();
+    }
+    EXPECT_EQ(resumed->time(), 5.0);
+    EXPECT_EQ(whole->stats().steps, resumed->stats().steps) << method;
+    EXPECT_EQ(whole->stats().rejected, resumed->stats().rejected) << method;
+    EXPECT_EQ(whole->stats().evaluations, resumed->stats().evaluations) << method;
+  }
+}
+
+TEST(IntegratorTest, RestoreRefusesAnotherMethodOrSize) {
+  Oscillator sys;
+  auto rk4 = makeIntegrator("rk4", withDt(1e-3));
+  rk4->initialize(sys, 0.0, sys.x0());
+  ArchiveWriter saved;
+  rk4->save(saved);
+  ArchiveReader asRk45(saved.bytes(), "restart.bin");
+  EXPECT_THROW(makeIntegrator("rk45", tight())->restore(sys, asRk45), Error);
+  struct Three final : OdeSystem {
+    int size() const override { return 3; }
+    void derivative(double, const Eigen::VectorXd& x, Eigen::VectorXd& xdot) override { xdot = -x; }
+  } three;
+  ArchiveReader wrongSize(saved.bytes(), "restart.bin");
+  EXPECT_THROW(makeIntegrator("rk4", withDt(1e-3))->restore(three, wrongSize), Error);
+  ArchiveReader truncated(saved.bytes().substr(0, saved.bytes().size() / 2), "restart.bin");
+  EXPECT_THROW(makeIntegrator("rk4", withDt(1e-3))->restore(sys, truncated), Error);
+}

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "articula/core/archive.hpp"
 #include "articula/integrate/ode.hpp"
 
 namespace articula {
@@ -52,6 +53,14 @@ class Integrator {
   /// x should already have size(); it is resized (allocating) otherwise.
   virtual void interpolate(double t, Eigen::VectorXd& x) const = 0;
 
+  /// Writes what a restart needs: time, state, f(t, x), statistics and the method's memory
+  /// (step size and controller history for rk45). Call between steps.
+  void save(ArchiveWriter& out) const;
+  /// Binds the system like initialize() and takes the saved integrator's place: the steps
+  /// that follow are bit-for-bit those the saved integrator would have taken. Throws
+  /// articula::Error when the saved state does not fit the system or this method.
+  void restore(OdeSystem& system, ArchiveReader& in);
+
   double time() const { return t_; }
   const Eigen::VectorXd& state() const { return x_; }
   double lastStepSize() const { return t_ - tPrev_; }
@@ -68,6 +77,9 @@ class Integrator {
   /// Called after the new state was accepted and corrected by afterStep (stateChanged tells
   /// whether it was): must leave f_ = f(t_, x_) for the next step and the dense output.
   virtual void finishStep(bool stateChanged) = 0;
+  /// The method's own memory across steps, for restart files.
+  virtual void saveMethod(ArchiveWriter&) const {}
+  virtual void restoreMethod(ArchiveReader&) {}
 
   /// min(h, remaining), snapped to `remaining` when the step would stop within a relative 1e-10
   /// of it: avoids a useless sliver of a step caused by round-off in the accumulated time.

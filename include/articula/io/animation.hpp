@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "articula/core/archive.hpp"
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
@@ -19,6 +20,9 @@ class AnimationWriter {
   /// Writes the HTML file (write-then-rename); safe to call after a failed run, with a note shown on the page.
   void write(const std::string& note = "") const;
   std::size_t frames() const { return times_.size(); }
+  /// Restart support: the frames recorded so far and the thinning state.
+  void saveFrames(ArchiveWriter& out) const;
+  void restoreFrames(ArchiveReader& in);
   const std::string& path() const { return path_; }
 
  private:

@@ -12,12 +12,16 @@ namespace articula {
 class CsvWriter final : public SampleSink {
  public:
   /// Opens (truncates) the file and writes the header. Throws articula::Error naming the path.
-  CsvWriter(const Model& model, const std::string& path);
+  /// With `resume`, the file is left as it is until restoreState() cuts it back to the
+  /// length saved in the restart file and continues it.
+  CsvWriter(const Model& model, const std::string& path, bool resume = false);
   ~CsvWriter() override;
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
 
   void write(const Sample& sample) override;
+  void saveState(ArchiveWriter& out) const override;
+  void restoreState(ArchiveReader& in) override;
 
   /// Column names, in order: time, joint coordinates, joint velocities, marker positions, energies, constraint errors.
   static std::vector<std::string> columns(const Model& model);

@@ -23,7 +23,17 @@ struct SimulationOptions {
   double baumgarteAlpha = 10.0, baumgarteBeta = 10.0;  ///< used with Stabilization::Baumgarte
   double projectionTolerance = 1e-12;                  ///< |g|_inf target of the position projection (m or rad)
   bool assemble = true;                                ///< run the initial assembly first
+  // Restart files (docs/reliability.md).
+  std::string checkpointPath;        ///< where to write restart files; empty: none
+  double checkpointInterval = 60.0;  ///< wall-clock seconds between restart files
+  std::string resumeFrom;            ///< restart file to continue from; empty: start at tStart
+  /// Identifies the run (model and options); a resume refuses a restart file whose
+  /// fingerprint differs. runDescription(options) plus a hash of the model file is typical.
+  std::string runFingerprint;
 };
+
+/// The options that determine a run's numbers, as exact text (restart fingerprints).
+std::string runDescription(const SimulationOptions& options);
 
 /// One output sample; `ws` holds positions and velocities of this state.
 struct Sample {
@@ -39,6 +49,10 @@ class SampleSink {
  public:
   virtual ~SampleSink() = default;
   virtual void write(const Sample& sample) = 0;
+  /// Restart support: what the sink needs to continue a resumed run as if it had never
+  /// stopped (a file length, recorded frames). Stateless sinks keep the defaults.
+  virtual void saveState(ArchiveWriter&) const {}
+  virtual void restoreState(ArchiveReader&) {}
 };
 
 struct SimulationResult {
@@ -56,13 +70,23 @@ struct SimulationResult {
   double maxPositionError = 0.0;        ///< over all accepted steps
   double maxVelocityError = 0.0;
   AssemblyResult assembly;
+  double resumedAt = -1.0;  ///< time the run was resumed from (-1: not resumed)
+  long checkpoints = 0;     ///< restart files written
 };
 
 /// Runs the simulation; failures during the run are caught and reported in the
 /// result (ok = false, error, tReached) after the sinks got every sample up to then.
+/// With options.checkpointPath set, a restart file is written atomically every
+/// checkpointInterval wall-clock seconds (after an accepted step and its samples);
+/// with options.resumeFrom set, the run continues from such a file bit-for-bit as the
+/// interrupted run would have (the sinks' restoreState is called, no sample repeated).
 /// `progress`, if set, is called after every accepted step with the current time.
 SimulationResult simulate(const Model& model, const SimulationOptions& options, const std::vector<SampleSink*>& sinks,
                           const std::function<void(double)>& progress = {});
+
+/// Throws articula::Error unless options.resumeFrom is a readable restart file made for
+/// options.runFingerprint: lets a caller refuse a resume before it touches any output.
+void checkRestartFile(const SimulationOptions& options);
 
 /// True when the model has no dissipative or time-dependent elements (energy is conserved).
 bool isConservative(const Model& model);

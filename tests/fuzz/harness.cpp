@@ -1,0 +1,87 @@
+#include "harness.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+#include "articula/io/yaml_model.hpp"
+#include "cli_args.hpp"
+
+namespace articula::fuzz {
+
+namespace {
+
+[[noreturn]] void violation(const char* target, const std::string& what) {
+  std::fprintf(stderr, "fuzz target %s: contract violated: %s\n", target, what.c_str());
+  std::abort();
+}
+
+bool finite(const Model& m) {
+  if (!m.gravity.allFinite() || !m.q0.allFinite() || !m.v0.allFinite()) return false;
+  for (const Body& b : m.bodies)
+    if (!std::isfinite(b.mass) || !b.com.allFinite() || !b.inertiaCom.allFinite()) return false;
+  for (const Joint& j : m.joints)
+    if (!j.placement.E.allFinite() || !j.placement.r.allFinite() || !j.axis.allFinite() || !j.axis2.allFinite())
+      return false;
+  return true;
+}
+
+int lineCount(const std::string& text) {
+  int lines = 1;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> splitArguments(const std::string& text) {
+  std::vector<std::string> args;
+  std::string current;
+  for (char c : text) {
+    if (c == '\n') {
+      args.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) args.push_back(current);
+  return args;
+}
+
+void modelYaml(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const Model model = parseModelYaml(text, "fuzz.yaml").build();
+    if (!finite(model)) violation("model_yaml", "an accepted model holds a non-finite number");
+  } catch (const ModelError& e) {
+    const std::string msg = e.what();
+    if (msg.empty() || msg.find('\n') != std::string::npos) violation("model_yaml", "the message is not one line: " + msg);
+    if (e.where().file != "fuzz.yaml") violation("model_yaml", "the error does not name the file: " + msg);
+    // Line 0 means "the file as a whole"; a line must lie inside the input (or just past its end).
+    if (e.where().line < 0 || e.where().line > lineCount(text) + 1) violation("model_yaml", "line out of range: " + msg);
+  } catch (const std::exception& e) {
+    violation("model_yaml", std::string("an exception other than ModelError: ") + e.what());
+  }
+}
+
+void cliArgs(const std::uint8_t* data, std::size_t size) {
+  const std::vector<std::string> args = splitArguments(std::string(reinterpret_cast<const char*>(data), size));
+  try {
+    const cli::Command c = cli::parse(args);
+    if (c.kind == cli::Command::Kind::Simulate) {
+      const auto& o = c.options;
+      if (!(o.tEnd > o.tStart) || !(o.outputInterval > 0.0) || !std::isfinite(o.tEnd) || !std::isfinite(o.tStart))
+        violation("cli_args", "accepted a simulate command with an invalid time range or output interval");
+      if (!(o.integratorOptions.dt > 0.0) || !std::isfinite(o.integratorOptions.dt))
+        violation("cli_args", "accepted a non-positive or non-finite step");
+    }
+  } catch (const cli::UsageError& e) {
+    if (std::string(e.what()).empty()) violation("cli_args", "empty usage message");
+  } catch (const std::exception& e) {
+    violation("cli_args", std::string("an exception other than UsageError: ") + e.what());
+  }
+}
+
+}  // namespace articula::fuzz

@@ -1,0 +1,28 @@
+// Fuzz targets: one function per input format, shared by the libFuzzer drivers
+// (fuzz_*.cpp, built with clang by `make fuzz`) and by the corpus regression test
+// (test_fuzz_corpus.cpp, part of the ordinary test suite).
+//
+// A target returns normally when the input is handled as the documented contract
+// says (accepted, or rejected with the one error type of that input), and aborts
+// with a message otherwise, which libFuzzer records as a crash.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace articula::fuzz {
+
+/// The YAML model loader: parse and validate; a malformed model must give exactly one
+/// ModelError with a location inside the input, and an accepted model only finite numbers.
+void modelYaml(const std::uint8_t* data, std::size_t size);
+
+/// The command-line parser: the input is split at newlines into arguments; a bad
+/// command line must give a UsageError, a good one a command with sane options.
+void cliArgs(const std::uint8_t* data, std::size_t size);
+
+/// Newline-separated arguments, as cliArgs reads them.
+std::vector<std::string> splitArguments(const std::string& text);
+
+}  // namespace articula::fuzz
