@@ -26,6 +26,8 @@ class Error : public std::runtime_error {
 
 /// Invalid model description: names the element and, when loaded from a file,
 /// the file, line and column.
+/// A problem in a model or its file; element and reason are kept on one line (control
+/// characters quoted from the input become '?').
 class ModelError : public Error {
  public:
   ModelError(const SourceLocation& where, const std::string& element, const std::string& what);
