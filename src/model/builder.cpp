@@ -127,32 +127,35 @@ Model ModelBuilder::build() const {
     if (!parentJoint.count(b.name))
       fail(b.where, label("body", b.name), "is not attached to anything: add a joint with this body as child (type 'free' for a floating body)");
 
-  // Walk from each body towards the ground; revisiting a body means a cycle.
+  // Walk from each joint's child towards the ground; revisiting a body on the same walk
+  // means a cycle. Bodies already known to reach the ground end a walk early, so the
+  // whole check is linear in the number of bodies.
+  std::map<std::string, int> walkState;  // absent: not visited, 1: on the current walk, 2: reaches the ground
+  std::vector<std::string> walk;
   for (const auto& j : joints_) {
-    std::set<std::string> path{j.child};
-    std::string at = j.parent;
-    while (!isGroundName(at)) {
-      if (!path.insert(at).second)
+    walk.clear();
+    std::string at = j.child;
+    while (!isGroundName(at) && walkState[at] != 2) {
+      if (walkState[at] == 1)
         fail(j.where, label("joint", j.name), "closes a cycle in the tree through body '" + at + "'; cut the loop with a 'loops' entry instead");
+      walkState[at] = 1;
+      walk.push_back(at);
       at = parentJoint.at(at)->parent;
     }
+    for (const auto& b : walk) walkState[b] = 2;
   }
 
   // Breadth-first order from the ground: parents before children, siblings in file order.
   model.bodies.push_back(Body{"ground", 0.0, Vec3::Zero(), Mat3::Zero(), SpatialInertia(), Shape()});
   model.joints.push_back(Joint{"", JointType::Fixed, -1, 0, Transform(), Vec3::UnitZ(), Vec3::UnitY(), 0, 0, 0, 0});
   std::map<std::string, int> index{{"ground", 0}, {"world", 0}};
+  std::map<std::string, std::vector<const JointSpec*>> childJoints;  // parent name ("ground" for both spellings)
+  for (const auto& j : joints_) childJoints[isGroundName(j.parent) ? std::string("ground") : j.parent].push_back(&j);
   std::vector<const JointSpec*> order;
-  std::vector<std::string> frontier{"ground"};
-  while (!frontier.empty()) {
-    std::vector<std::string> next;
-    for (const auto& parentName : frontier)
-      for (const auto& j : joints_)
-        if (j.parent == parentName || (isGroundName(parentName) && isGroundName(j.parent))) {
-          order.push_back(&j);
-          next.push_back(j.child);
-        }
-    frontier = std::move(next);
+  for (std::size_t k = 0; k <= order.size(); ++k) {  // `order` grows while it is walked
+    const std::string parent = k == 0 ? std::string("ground") : order[k - 1]->child;
+    const auto it = childJoints.find(parent);
+    if (it != childJoints.end()) order.insert(order.end(), it->second.begin(), it->second.end());
   }
 
   std::vector<double> q0, v0;
