@@ -19,8 +19,6 @@ ConstrainedSolver::ConstrainedSolver(const Model& m)
     : model(m),
       ws(m),
       constraints(m),
-      H(m.nv, m.nv),
-      llt_(m.nv),
       B_(m.constraintCount(), m.nv),
       cod_(m.constraintCount(), m.nv),
       y_(m.nv) {
@@ -28,6 +26,12 @@ ConstrainedSolver::ConstrainedSolver(const Model& m)
 }
 
 void ConstrainedSolver::factorize(double t, const Eigen::VectorXd& q) {
+  // The dense nv x nv buffers are sized on first use, not in the constructor: a projector
+  // for an open tree never factorises, and a model of 10^5 bodies cannot hold them.
+  if (H.rows() != model.nv) {
+    H.resize(model.nv, model.nv);
+    llt_ = Eigen::LLT<Eigen::MatrixXd>(model.nv);
+  }
   massMatrix(model, ws, q, H);  // also updates the positions in ws
   llt_.compute(H);
   if (llt_.info() != Eigen::Success) throw Error("the joint-space mass matrix is not positive definite");

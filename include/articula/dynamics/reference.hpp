@@ -33,7 +33,7 @@ class ConstrainedSolver {
   const Model& model;
   Workspace ws;
   ConstraintEvaluator constraints;
-  Eigen::MatrixXd H;
+  Eigen::MatrixXd H;  ///< joint-space inertia at the last factorize() (sized on first use)
 
  private:
   Eigen::LLT<Eigen::MatrixXd> llt_;
