@@ -79,6 +79,8 @@ int simulateCommand(const cli::Command& c) {
               << "articula: results up to t = " << r.tReached << " s are in " << csvPath << "; summary in " << summaryPath << "\n";
     return 1;
   }
+  // A finished run needs no restart file; a stale one would only invite a pointless resume.
+  if (!options.checkpointPath.empty() || c.resume) std::filesystem::remove(restartPath);
   if (!c.quiet) cli::printRunReport(std::cout, model, r, c.outDir, animation ? animation->path() : "");
   return 0;
 }

@@ -26,7 +26,17 @@ awk -F, 'NR==1{n=NF} NF!=n{exit 1}' "$out/cut/results.csv"
 [ -z "$(tail -c1 "$out/cut/results.csv")" ] || { echo "the CSV does not end on a complete line"; exit 1; }
 killed_rows=$(wc -l < "$out/cut/results.csv")
 
+# A restart file refuses another run (different options) without touching the outputs.
+cp "$out/cut/results.csv" "$out/before.csv"
+set +e
+"$articula" simulate "$out/chain.yaml" --integrator rk45 --rtol 1e-9 --t-end 40 --quiet --out "$out/cut" --resume 2> "$out/err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "another model or other run options" "$out/err" || { cat "$out/err"; echo "rc=$rc"; exit 1; }
+cmp "$out/before.csv" "$out/cut/results.csv"
+
 "$articula" simulate "$out/chain.yaml" "${args[@]}" --out "$out/cut" --resume
+[ ! -f "$out/cut/restart.bin" ] || { echo "the finished run left its restart file"; exit 1; }
 grep -q '"resumed_at": [0-9]' "$out/cut/summary.json" || { echo "summary does not record the resume"; exit 1; }
 cmp "$out/whole/results.csv" "$out/cut/results.csv"
 cmp "$out/whole/animation.html" "$out/cut/animation.html"
@@ -36,9 +46,3 @@ for key in steps rejected_steps function_evaluations samples; do
 done
 echo "killed after $killed_rows CSV lines; the resumed run matches the uninterrupted one byte for byte"
 
-# A restart file refuses another run: different options, or a damaged file.
-set +e
-"$articula" simulate "$out/chain.yaml" --integrator rk45 --rtol 1e-9 --t-end 40 --quiet --out "$out/cut" --resume 2> "$out/err"
-rc=$?
-set -e
-[ $rc -eq 2 ] && grep -q "another model or other run options" "$out/err" || { cat "$out/err"; echo "rc=$rc"; exit 1; }
