@@ -25,6 +25,8 @@ simulate options:
   --output-dt SECONDS    sampling period of the outputs (default 0.01)
   --stabilization KIND   projection (default), baumgarte, none: how loop constraints are kept
   --no-assemble          skip the initial assembly of closed loops
+  --through-singularities  do not stop when a closed loop passes a singular configuration
+                         (the summary counts them); the default stops with a message
   --out DIR              output directory (default out)
   --html FILE            animation file (default OUT/animation.html); --no-html to skip it
   --quiet                no progress bar and no report on stdout
@@ -89,6 +91,7 @@ void parseSimulate(Args& args, Command& c) {
     else if (a == "--quiet") c.quiet = true;
     else if (a == "--checkpoint") c.checkpointSeconds = args.positive(a);
     else if (a == "--resume") c.resume = true;
+    else if (a == "--through-singularities") c.options.stopAtSingularities = false;
     else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' for simulate (see articula --help)");
     else if (c.modelPath.empty()) c.modelPath = a;
     else throw UsageError("unexpected argument '" + a + "': simulate takes one model file");

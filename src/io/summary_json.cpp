@@ -74,6 +74,8 @@ void writeSummaryJson(const std::string& path, const Model& model, const std::st
     << "  \"samples\": " << r.samples << ",\n"
     << "  \"resumed_at\": " << (r.resumedAt >= 0.0 ? jsonNumber(r.resumedAt) : std::string("null")) << ",\n"
     << "  \"checkpoints\": " << r.checkpoints << ",\n"
+    << "  \"singular_configurations\": " << r.singularConfigurations << ",\n"
+    << "  \"first_singular_configuration\": " << (r.firstSingularity.empty() ? std::string("null") : jsonString(r.firstSingularity)) << ",\n"
     << "  \"conservative\": " << (r.conservative ? "true" : "false") << ",\n"
     << "  \"initial_energy\": " << jsonNumber(r.initialEnergy) << ",\n"
     << "  \"final_energy\": " << jsonNumber(r.finalEnergy) << ",\n"

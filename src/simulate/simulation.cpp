@@ -6,6 +6,7 @@
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
+#include "articula/dynamics/singularity.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -72,11 +73,11 @@ class Sampler {
 
 std::string runDescription(const SimulationOptions& o) {
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d", o.formulation.c_str(),
+  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d|%d", o.formulation.c_str(),
                 o.integrator.c_str(), o.integratorOptions.dt, o.integratorOptions.rtol, o.integratorOptions.atol,
                 o.integratorOptions.dtMin, o.integratorOptions.dtMax, o.tStart, o.tEnd, o.outputInterval,
                 static_cast<int>(o.stabilization), o.baumgarteAlpha, o.baumgarteBeta, o.projectionTolerance,
-                o.assemble ? 1 : 0);
+                o.assemble ? 1 : 0, o.stopAtSingularities ? 1 : 0);
   return buf;
 }
 
@@ -179,6 +180,9 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       t = result.tReached = integrator->time();
       result.resumedAt = t;
     }
+    // Restart files do not hold the monitor's state: after a resume it starts afresh.
+    SingularityMonitor singularities(model);
+    if (model.hasConstraints()) singularities.start(t, integrator->state().head(model.nq));
     auto sampleTime = [&](long k) { return options.tStart + static_cast<double>(k) * options.outputInterval; };
     const bool projectSamples = options.stabilization == Stabilization::Projection && model.hasConstraints();
     auto record = [&](double ts, const Eigen::VectorXd& state) {
@@ -198,6 +202,13 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
         v = state.tail(model.nv);
         result.maxPositionError = std::max(result.maxPositionError, projector.positionError(t, q));
         result.maxVelocityError = std::max(result.maxVelocityError, projector.velocityError(t, q, v));
+        const std::string singular = singularities.check(t, q);
+        if (!singular.empty()) {
+          if (options.stopAtSingularities)
+            throw SimulationError(t, run.step, singular + " (formulation " + result.formulation +
+                                                   "; --through-singularities continues anyway)");
+          if (result.singularConfigurations++ == 0) result.firstSingularity = singular;
+        }
       }
       // Emit every sample time passed by this step; the last one lands on tEnd exactly.
       const double tol = 1e-9 * options.outputInterval;

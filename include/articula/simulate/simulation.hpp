@@ -23,6 +23,9 @@ struct SimulationOptions {
   double baumgarteAlpha = 10.0, baumgarteBeta = 10.0;  ///< used with Stabilization::Baumgarte
   double projectionTolerance = 1e-12;                  ///< |g|_inf target of the position projection (m or rad)
   bool assemble = true;                                ///< run the initial assembly first
+  /// Stop (SimulationError) when the motion passes a singular configuration of the loop
+  /// constraints (dynamics/singularity.hpp); false: count them in the result and go on.
+  bool stopAtSingularities = true;
   // Restart files (docs/reliability.md).
   std::string checkpointPath;        ///< where to write restart files; empty: none
   double checkpointInterval = 60.0;  ///< wall-clock seconds between restart files
@@ -71,6 +74,8 @@ struct SimulationResult {
   double maxVelocityError = 0.0;
   AssemblyResult assembly;
   double resumedAt = -1.0;  ///< time the run was resumed from (-1: not resumed)
+  long singularConfigurations = 0;  ///< passed with stopAtSingularities off
+  std::string firstSingularity;     ///< description of the first one
   long checkpoints = 0;     ///< restart files written
 };
 

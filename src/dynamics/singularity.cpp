@@ -1,0 +1,92 @@
+#include "articula/dynamics/singularity.hpp"
+
+#include <Eigen/LU>
+#include <sstream>
+
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula {
+
+namespace {
+// Rank decisions relative to the largest pivot, as for the reference solver's decomposition.
+constexpr double kRankThreshold = 1e-10;
+
+// Names the joint coordinates of the dependent-coordinate choice, for the message.
+std::string describeCoordinates(const Model& m, const std::vector<int>& cols) {
+  std::string list;
+  for (int c : cols)
+    for (int i = 1; i <= m.bodyCount(); ++i) {
+      const Joint& j = m.joints[i];
+      if (c >= j.iv && c < j.iv + j.nv)
+        list += (list.empty() ? "" : ", ") + j.name + (j.nv > 1 ? "[" + std::to_string(c - j.iv) + "]" : "");
+    }
+  return list;
+}
+}  // namespace
+
+SingularityMonitor::SingularityMonitor(const Model& model) : model_(model), ws_(model), constraints_(model) {}
+
+void SingularityMonitor::evaluate(double t, const Eigen::VectorXd& q) {
+  updatePositions(model_, ws_, q);
+  constraints_.jacobian(ws_, t);
+}
+
+void SingularityMonitor::choosePartition(const Eigen::MatrixXd& J) {
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
+  lu.setThreshold(kRankThreshold);
+  rank_ = static_cast<int>(lu.rank());
+  rows_.resize(static_cast<std::size_t>(rank_));
+  cols_.resize(static_cast<std::size_t>(rank_));
+  // P J Q = L U: the first `rank` pivots pick the equations and the coordinates.
+  // (P J) row P.indices[i] is J's row i; pivot k is J's column Q.indices[k] (Eigen's convention).
+  const Eigen::VectorXi& p = lu.permutationP().indices();
+  for (int i = 0; i < p.size(); ++i)
+    if (p[i] < rank_) rows_[static_cast<std::size_t>(p[i])] = i;
+  for (int k = 0; k < rank_; ++k) cols_[static_cast<std::size_t>(k)] = lu.permutationQ().indices()[k];
+}
+
+double SingularityMonitor::minor(const Eigen::MatrixXd& J, const std::vector<int>& rows, const std::vector<int>& cols) const {
+  const int r = static_cast<int>(rows.size());
+  Eigen::MatrixXd M(r, r);
+  for (int a = 0; a < r; ++a)
+    for (int b = 0; b < r; ++b) M(a, b) = J(rows[static_cast<std::size_t>(a)], cols[static_cast<std::size_t>(b)]);
+  return r == 0 ? 1.0 : M.partialPivLu().determinant();
+}
+
+void SingularityMonitor::start(double t, const Eigen::VectorXd& q) {
+  evaluate(t, q);
+  Jprev_ = constraints_.J;
+  tPrev_ = t;
+  choosePartition(Jprev_);
+  sign_ = minor(Jprev_, rows_, cols_) >= 0.0 ? 1.0 : -1.0;
+}
+
+std::string SingularityMonitor::check(double t, const Eigen::VectorXd& q) {
+  if (constraints_.size() == 0 || rank_ == 0) return {};
+  evaluate(t, q);
+  const Eigen::MatrixXd& J = constraints_.J;
+  std::string found;
+  const double d = minor(J, rows_, cols_);
+  if ((d >= 0.0 ? 1.0 : -1.0) != sign_) {
+    // Is the best-conditioned choice at the previous state degenerating as well?
+    const std::vector<int> oldRows = rows_, oldCols = cols_;
+    choosePartition(Jprev_);
+    const double before = minor(Jprev_, rows_, cols_), after = minor(J, rows_, cols_);
+    if ((rows_ == oldRows && cols_ == oldCols) || (before >= 0.0) != (after >= 0.0)) {
+      std::ostringstream s;
+      s.precision(9);
+      s << "the mechanism passed through a singular configuration of its constraints between t = " << tPrev_ << " and "
+        << t << " s (the constraint Jacobian loses rank: even its best-conditioned minor, with dependent coordinates "
+        << describeCoordinates(model_, cols_) << ", changes sign); past it the motion may have switched assembly branch";
+      found = s.str();
+    }
+    sign_ = after >= 0.0 ? 1.0 : -1.0;
+  } else {
+    sign_ = d >= 0.0 ? 1.0 : -1.0;
+  }
+  Jprev_ = J;
+  tPrev_ = t;
+  return found;
+}
+
+}  // namespace articula
