@@ -28,10 +28,7 @@ ConstrainedSolver::ConstrainedSolver(const Model& m)
 void ConstrainedSolver::factorize(double t, const Eigen::VectorXd& q) {
   // The dense nv x nv buffers are sized on first use, not in the constructor: a projector
   // for an open tree never factorises, and a model of 10^5 bodies cannot hold them.
-  if (H.rows() != model.nv) {
-    H.resize(model.nv, model.nv);
-    llt_ = Eigen::LLT<Eigen::MatrixXd>(model.nv);
-  }
+  if (H.rows() != model.nv) H.resize(model.nv, model.nv);  // llt_ sizes itself in its first compute()
   massMatrix(model, ws, q, H);  // also updates the positions in ws
   llt_.compute(H);
   if (llt_.info() != Eigen::Success) throw Error("the joint-space mass matrix is not positive definite");
