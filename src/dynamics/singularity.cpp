@@ -1,6 +1,7 @@
 #include "articula/dynamics/singularity.hpp"
 
 #include <Eigen/LU>
+#include <Eigen/SVD>
 #include <sstream>
 
 #include "articula/kinematics/kinematics.hpp"
@@ -10,6 +11,12 @@ namespace articula {
 namespace {
 // Rank decisions relative to the largest pivot, as for the reference solver's decomposition.
 constexpr double kRankThreshold = 1e-10;
+// Bisection steps along the segment between two states (resolution 2^-40 of the step).
+constexpr int kBisections = 40;
+// At a zero of a minor found to that resolution, a rank-deficient Jacobian has a relative
+// smallest singular value of the order of the resolution times the step; a merely poor
+// choice of coordinates leaves it of order one.
+constexpr double kSingularRatio = 1e-6;
 
 // Names the joint coordinates of the dependent-coordinate choice, for the message.
 std::string describeCoordinates(const Model& m, const std::vector<int>& cols) {
@@ -55,36 +62,50 @@ double SingularityMonitor::minor(const Eigen::MatrixXd& J, const std::vector<int
 
 void SingularityMonitor::start(double t, const Eigen::VectorXd& q) {
   evaluate(t, q);
-  Jprev_ = constraints_.J;
+  qPrev_ = q;
   tPrev_ = t;
-  choosePartition(Jprev_);
-  sign_ = minor(Jprev_, rows_, cols_) >= 0.0 ? 1.0 : -1.0;
+  choosePartition(constraints_.J);
+  sign_ = minor(constraints_.J, rows_, cols_) >= 0.0 ? 1.0 : -1.0;
 }
 
 std::string SingularityMonitor::check(double t, const Eigen::VectorXd& q) {
   if (constraints_.size() == 0 || rank_ == 0) return {};
   evaluate(t, q);
-  const Eigen::MatrixXd& J = constraints_.J;
+  const Eigen::MatrixXd J = constraints_.J;
   std::string found;
   const double d = minor(J, rows_, cols_);
   if ((d >= 0.0 ? 1.0 : -1.0) != sign_) {
-    // Is the best-conditioned choice at the previous state degenerating as well?
-    const std::vector<int> oldRows = rows_, oldCols = cols_;
-    choosePartition(Jprev_);
-    const double before = minor(Jprev_, rows_, cols_), after = minor(J, rows_, cols_);
-    if ((rows_ == oldRows && cols_ == oldCols) || (before >= 0.0) != (after >= 0.0)) {
+    // The watched minor vanished between the two states: find where along the straight
+    // line between them (bisection), and ask whether the whole Jacobian is rank deficient
+    // there or only this choice of dependent coordinates is poor.
+    double lo = 0.0, hi = 1.0;
+    Eigen::VectorXd qs = q;
+    for (int it = 0; it < kBisections; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      qs = (1.0 - mid) * qPrev_ + mid * q;
+      evaluate(tPrev_ + mid * (t - tPrev_), qs);
+      if ((minor(constraints_.J, rows_, cols_) >= 0.0 ? 1.0 : -1.0) == sign_)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(constraints_.J);
+    const Eigen::VectorXd sv = svd.singularValues();
+    const double ratio = sv[rank_ - 1] / sv[0];
+    if (!(ratio > kSingularRatio)) {
       std::ostringstream s;
       s.precision(9);
-      s << "the mechanism passed through a singular configuration of its constraints between t = " << tPrev_ << " and "
-        << t << " s (the constraint Jacobian loses rank: even its best-conditioned minor, with dependent coordinates "
-        << describeCoordinates(model_, cols_) << ", changes sign); past it the motion may have switched assembly branch";
+      s << "the mechanism passed through a singular configuration of its constraints near t = "
+        << tPrev_ + hi * (t - tPrev_) << " s (between steps at " << tPrev_ << " and " << t
+        << " s the constraint Jacobian loses rank: smallest to largest singular value " << ratio
+        << "; watched dependent coordinates " << describeCoordinates(model_, cols_)
+        << "); past it the motion may have switched assembly branch";
       found = s.str();
     }
-    sign_ = after >= 0.0 ? 1.0 : -1.0;
-  } else {
-    sign_ = d >= 0.0 ? 1.0 : -1.0;
+    choosePartition(J);  // continue with the best choice at the new state
   }
-  Jprev_ = J;
+  sign_ = minor(J, rows_, cols_) >= 0.0 ? 1.0 : -1.0;
+  qPrev_ = q;
   tPrev_ = t;
   return found;
 }

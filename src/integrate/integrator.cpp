@@ -32,19 +32,32 @@ void Integrator::initialize(OdeSystem& system, double t0, const Eigen::VectorXd&
 }
 
 double Integrator::step(double tEnd) {
-  const double remaining = tEnd - t_;
-  if (!(remaining > 0.0)) return t_;
-  const double h = advance(remaining);
-  // The step's end becomes the start of the dense-output interval; swaps keep it allocation-free.
-  tPrev_ = t_;
-  t_ = (h == remaining) ? tEnd : t_ + h;  // capStep returns `remaining` itself for the last step
-  xPrev_.swap(x_);
-  x_.swap(xNew_);
-  fPrev_.swap(f_);
-  ++stats_.steps;
-  const bool changed = system_->afterStep(t_, x_);
-  finishStep(changed);
-  return t_;
+  for (;;) {
+    const double remaining = tEnd - t_;
+    if (!(remaining > 0.0)) return t_;
+    const double h = advance(remaining);
+    const double tNew = (h == remaining) ? tEnd : t_ + h;  // capStep returns `remaining` itself for the last step
+    bool changed = false;
+    try {
+      changed = system_->afterStep(tNew, xNew_);
+    } catch (const StepRejected& e) {
+      ++stats_.rejected;
+      if (shrinkAfterRejection(h)) continue;
+      std::ostringstream s;
+      s.precision(3);
+      s << e.what() << "; " << name() << " has a fixed step: reduce it (now " << h << " s)";
+      throw SimulationError(tNew, stats_.steps + 1, s.str());
+    }
+    // The step's end becomes the start of the dense-output interval; swaps keep it allocation-free.
+    tPrev_ = t_;
+    t_ = tNew;
+    xPrev_.swap(x_);
+    x_.swap(xNew_);
+    fPrev_.swap(f_);
+    ++stats_.steps;
+    finishStep(changed);
+    return t_;
+  }
 }
 
 void Integrator::save(ArchiveWriter& out) const {

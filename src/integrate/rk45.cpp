@@ -178,6 +178,15 @@ class DormandPrince final : public Integrator {
       f_.swap(k7_);  // FSAL: f(t_, x_) is the last stage
   }
 
+  bool shrinkAfterRejection(double h) override {
+    h_ = 0.25 * h;
+    if (h_ < options_.dtMin)
+      throw SimulationError(t_, stats_.steps + 1,
+                            "rk45: step size fell below dtMin = " + shortNumber(options_.dtMin) +
+                                " s; the state after each step could not be corrected (projection did not converge)");
+    return true;
+  }
+
   void saveMethod(ArchiveWriter& out) const override {
     out.put(h_);
     out.put(errPrev_);

@@ -1,5 +1,7 @@
 #include "articula/simulate/system.hpp"
 
+#include <cstdio>
+
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -28,7 +30,17 @@ bool MultibodySystem::afterStep(double t, Eigen::VectorXd& x) {
   v_ = x.tail(model_.nv);
   normalizeConfiguration(model_, q_);
   if (stabilization_ == Stabilization::Projection && model_.hasConstraints()) {
-    worstProjection_ = std::max(worstProjection_, projector_.projectPositions(t, q_, projectionTolerance_));
+    const double error = projector_.projectPositions(t, q_, projectionTolerance_);
+    // A Newton projection that ends far above its tolerance diverged or stalled: the step
+    // went too far from the constraint manifold (kFailureFactor leaves room for round-off).
+    constexpr double kFailureFactor = 1e3;
+    if (!(error <= kFailureFactor * projectionTolerance_)) {
+      char msg[160];
+      std::snprintf(msg, sizeof msg, "the position projection did not converge (constraint error %.3g, tolerance %.3g)",
+                    error, projectionTolerance_);
+      throw StepRejected(msg);
+    }
+    worstProjection_ = std::max(worstProjection_, error);
     projector_.projectVelocities(t, q_, v_);
   }
   const bool changed = q_ != x.head(model_.nq) || v_ != x.tail(model_.nv);

@@ -470,3 +470,60 @@ TEST(IntegratorTest, RestoreRefusesAnotherMethodOrSize) {
   ArchiveReader truncated(saved.bytes().substr(0, saved.bytes().size() / 2), "restart.bin");
   EXPECT_THROW(makeIntegrator("rk4", withDt(1e-3))->restore(sys, truncated), Error);
 }
+
+// A system whose afterStep refuses any step that moves the state by more than `limit`
+// (standing in for a projection that cannot converge from too far away).
+namespace {
+struct Fussy final : OdeSystem {
+  double limit = 0.05;
+  Eigen::VectorXd last = Eigen::Vector2d(1.0, 0.0);
+  int size() const override { return 2; }
+  void derivative(double, const Eigen::VectorXd& x, Eigen::VectorXd& xdot) override {
+    xdot[0] = x[1];
+    xdot[1] = -4.0 * x[0];
+  }
+  bool afterStep(double, Eigen::VectorXd& x) override {
+    if ((x - last).norm() > limit) throw StepRejected("moved too far");
+    last = x;
+    return false;
+  }
+};
+}  // namespace
+
+TEST(IntegratorTest, AdaptiveMethodRetriesAStepTheSystemRejects) {
+  Fussy sys;
+  IntegratorOptions o;
+  o.dt = 1.0;  // a first step far too long for the system
+  o.rtol = o.atol = 1e-3;
+  auto integ = makeIntegrator("rk45", o);
+  integ->initialize(sys, 0.0, sys.last);
+  while (integ->time() < 2.0) integ->step(2.0);
+  EXPECT_GT(integ->stats().rejected, 0);
+  EXPECT_EQ(integ->time(), 2.0);
+  EXPECT_NEAR(integ->state()[0], std::cos(4.0), 1e-2);  // x = cos(2 t) still followed
+}
+
+TEST(IntegratorTest, FixedStepMethodStopsWhenTheSystemRejectsAStep) {
+  Fussy sys;
+  auto integ = makeIntegrator("rk4", withDt(0.1));
+  integ->initialize(sys, 0.0, sys.last);
+  try {
+    integ->step(1.0);
+    FAIL() << "no error";
+  } catch (const SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("moved too far"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("reduce it"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(integ->time(), 0.0);  // the rejected step left the state alone
+}
+
+TEST(IntegratorTest, AdaptiveMethodGivesUpBelowDtMin) {
+  Fussy sys;
+  sys.limit = 0.0;  // nothing is ever accepted
+  IntegratorOptions o;
+  o.dt = 1e-3;
+  o.dtMin = 1e-9;
+  auto integ = makeIntegrator("rk45", o);
+  integ->initialize(sys, 0.0, sys.last);
+  EXPECT_THROW(integ->step(1.0), SimulationError);
+}

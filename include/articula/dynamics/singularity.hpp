@@ -5,11 +5,11 @@
 // into an anti-parallelogram at its flat position) while every constraint stays
 // satisfied, so nothing else would notice. Between two accepted steps the monitor
 // watches the sign of the determinant of J restricted to a choice of r independent
-// equations and r dependent coordinates (r = rank of J). A sign change means that this
-// minor vanished in between. If the best-conditioned choice at the earlier state (full
-// pivoting) changes sign too, every choice degenerated together, which is what a rank
-// drop of J looks like: the run passed through a singular configuration. Otherwise only
-// the choice was poor, and the monitor moves to the better one.
+// equations and r dependent coordinates (r = rank of J, chosen by full pivoting). When
+// the sign changes, the minor vanished in between: bisection along the straight line
+// between the two configurations finds where, and the singular values of J there tell
+// whether the whole Jacobian lost rank (a singular configuration) or only the choice was
+// poor (the monitor then moves to the best choice at the new state).
 #pragma once
 
 #include <Eigen/Core>
@@ -40,7 +40,7 @@ class SingularityMonitor {
   const Model& model_;
   Workspace ws_;
   ConstraintEvaluator constraints_;
-  Eigen::MatrixXd Jprev_;
+  Eigen::VectorXd qPrev_;
   double tPrev_ = 0.0;
   int rank_ = 0;
   std::vector<int> rows_, cols_;  // the watched choice of equations and dependent coordinates

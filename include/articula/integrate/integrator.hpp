@@ -44,8 +44,9 @@ class Integrator {
 
   /// Advances one accepted step, never beyond tEnd (the last step is shortened, or a step that
   /// would stop a hair short is stretched, so that time() == tEnd exactly), then lets the system
-  /// correct the new state (OdeSystem::afterStep, called once). Returns the new time. Does
-  /// nothing when tEnd <= time().
+  /// correct the new state (OdeSystem::afterStep, called once per attempt). Returns the new
+  /// time. Does nothing when tEnd <= time(). When afterStep rejects the state, an adaptive
+  /// method retries with a smaller step; a fixed-step one throws SimulationError.
   double step(double tEnd);
 
   /// Dense output over the last accepted step: x(t) for t in [time() - lastStepSize(), time()].
@@ -77,6 +78,9 @@ class Integrator {
   /// Called after the new state was accepted and corrected by afterStep (stateChanged tells
   /// whether it was): must leave f_ = f(t_, x_) for the next step and the dense output.
   virtual void finishStep(bool stateChanged) = 0;
+  /// After OdeSystem::afterStep rejected a step of size h: an adaptive method shrinks its next
+  /// step and returns true (or throws SimulationError below dtMin); a fixed-step one returns false.
+  virtual bool shrinkAfterRejection(double /*h*/) { return false; }
   /// The method's own memory across steps, for restart files.
   virtual void saveMethod(ArchiveWriter&) const {}
   virtual void restoreMethod(ArchiveReader&) {}
