@@ -76,3 +76,20 @@ TEST(FourBar, TwoCutJointsGiveTheSameMotion) {
   EXPECT_LT(worst, 1e-6);
   EXPECT_NEAR(a.energy.front(), b.energy.front(), 1e-12);
 }
+
+// A fixed step far too long for the mechanism: the projection after the step cannot bring
+// the loop back (Newton diverges or stalls), and the run stops saying so, with every sample
+// written before finite. With rk45 the same mechanism runs: it would retry smaller steps.
+TEST(FourBar, ProjectionFailureStopsAFixedStepRun) {
+  const Model model = test_models::fourBarCutAtC().build();
+  SimulationOptions o = fourBarOptions();
+  o.integrator = "rk4";
+  o.integratorOptions.dt = 0.25;
+  test_models::Recorder rec;
+  const SimulationResult r = simulate(model, o, {&rec});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("position projection did not converge"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("reduce it"), std::string::npos) << r.error;
+  for (const auto& q : rec.q) EXPECT_TRUE(q.allFinite());
+  EXPECT_LT(r.maxPositionError, 1e-9);  // what was accepted stayed closed
+}
