@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-asan test-fuzz fuzz test-browser bench bench-peers clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-peers clean
 
 all: build
 
@@ -28,6 +28,15 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_SANITIZE=ON -DARTICULA_BUILD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# The whole suite under ThreadSanitizer: the race check for the parallel code paths (manual,
+# not in CI). No code path is multi-threaded yet; this target exists so that the first
+# OpenMP code is checked from its first commit.
+TSAN_BUILD ?= build-tsan
+test-tsan: deps
+	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_SANITIZE_THREAD=ON -DARTICULA_BUILD_BENCH=OFF
+	cmake --build $(TSAN_BUILD) -j $(JOBS)
+	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
 # libFuzzer (clang) on the YAML model loader and the command-line parser: first the stored
 # corpora as a regression, then FUZZ_SECONDS of fuzzing per target. Inputs found are kept in
