@@ -8,6 +8,28 @@
 
 namespace articula::test_models {
 
+namespace detail {
+/// Body "b<i>": random mass, centre of mass and a box inertia turned at random.
+inline BodySpec randomBody(int i, std::mt19937& gen) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
+  BodySpec body;
+  body.name = "b" + std::to_string(i);
+  body.mass = 1.0 + 0.5 * u(gen);
+  body.com = 0.3 * vec();
+  const Mat3 R = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
+  body.inertia = R * boxInertia(body.mass, Vec3(0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen))) * R.transpose();
+  return body;
+}
+
+/// Parent of body i: a random earlier body, or the ground (always for body 0, else one time in four).
+inline std::string randomParent(int i, std::mt19937& gen) {
+  std::string parent = i == 0 ? "ground" : "b" + std::to_string(std::uniform_int_distribution<int>(0, i - 1)(gen));
+  if (i > 0 && std::uniform_int_distribution<int>(0, 3)(gen) == 0) parent = "ground";
+  return parent;
+}
+}  // namespace detail
+
 /// A random tree of `bodies` bodies; joint types cycle through every movable type,
 /// parents are chosen at random among earlier bodies, so the tree has branches.
 inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = true) {
@@ -20,19 +42,13 @@ inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = tr
   ModelBuilder b;
   b.gravity = Vec3(0.3, -9.81, 0.2);
   for (int i = 0; i < bodies; ++i) {
-    BodySpec body;
-    body.name = "b" + std::to_string(i);
-    body.mass = 1.0 + 0.5 * u(gen);
-    body.com = 0.3 * vec();
-    const Mat3 R = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
-    body.inertia = R * boxInertia(body.mass, Vec3(0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen))) * R.transpose();
+    const BodySpec body = detail::randomBody(i, gen);
     b.addBody(body);
 
     JointSpec j;
     j.name = "j" + std::to_string(i);
     j.type = types[(i + static_cast<int>(seed)) % typeCount];
-    j.parent = i == 0 ? "ground" : "b" + std::to_string(std::uniform_int_distribution<int>(0, i - 1)(gen)) ;
-    if (i > 0 && std::uniform_int_distribution<int>(0, 3)(gen) == 0) j.parent = "ground";
+    j.parent = detail::randomParent(i, gen);
     j.child = body.name;
     j.position = 0.5 * vec();
     j.rotation = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
@@ -63,20 +79,14 @@ inline ModelBuilder randomPlanarTree(int bodies, unsigned seed) {
   ModelBuilder b;
   b.gravity = Vec3(0.3, -9.81, 0.7);
   for (int i = 0; i < bodies; ++i) {
-    BodySpec body;
-    body.name = "b" + std::to_string(i);
-    body.mass = 1.0 + 0.5 * u(gen);
-    body.com = 0.3 * vec();
-    const Mat3 R = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
-    body.inertia = R * boxInertia(body.mass, Vec3(0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen))) * R.transpose();
+    const BodySpec body = detail::randomBody(i, gen);
     b.addBody(body);
 
     JointSpec j;
     j.name = "j" + std::to_string(i);
     j.type = types[(i + static_cast<int>(seed)) % 5];
     if (i == 0 && j.type == JointType::Fixed) j.type = JointType::Revolute;  // keep a degree of freedom
-    j.parent = i == 0 ? "ground" : "b" + std::to_string(std::uniform_int_distribution<int>(0, i - 1)(gen));
-    if (i > 0 && std::uniform_int_distribution<int>(0, 3)(gen) == 0) j.parent = "ground";
+    j.parent = detail::randomParent(i, gen);
     j.child = body.name;
     j.position = 0.5 * vec();
     j.rotation = axisAngle(Vec3::UnitZ(), 3.0 * u(gen));
