@@ -1,5 +1,7 @@
 #include "articula/kinematics/workspace.hpp"
 
+#include <cmath>
+
 namespace articula {
 
 Workspace::Workspace(const Model& model) {
@@ -27,6 +29,21 @@ Workspace::Workspace(const Model& model) {
   aba.U1.resize(n, Vec6::Zero());
   aba.invD1.resize(n, 0.0);
   aba.u1.resize(n, 0.0);
+  aba.plan.resize(n);
+  for (std::size_t i = 1; i < n; ++i) {
+    const Joint& j = model.joints[i];
+    const Mat3& Ic = model.bodies[i].inertiaCom;
+    auto& plan = aba.plan[i];
+    if (j.type == JointType::Revolute) {
+      for (int k = 0; k < 3; ++k)
+        if (std::abs(j.axis[k]) == 1.0 && j.axis[(k + 1) % 3] == 0.0 && j.axis[(k + 2) % 3] == 0.0) {
+          plan.revoluteAxis = k;
+          plan.axisSign = j.axis[k];
+        }
+    }
+    plan.rotatedPlacement = !j.placement.E.isIdentity(0.0);
+    plan.diagonalInertia = Ic(0, 1) == 0.0 && Ic(0, 2) == 0.0 && Ic(1, 2) == 0.0;
+  }
   for (std::size_t i = 1; i < n; ++i) {
     const int nv = model.joints[i].nv;
     joint[i].S.resize(6, nv);

@@ -100,4 +100,36 @@ inline ModelBuilder randomPlanarTree(int bodies, unsigned seed) {
   return b;
 }
 
+/// A random tree of revolute joints in the shapes the spatial ABA treats specially:
+/// axes along +-x, +-y, +-z (every fifth a general axis), joint frames unrotated on
+/// even bodies, central inertias diagonal in body axes on every other body. Not
+/// planar, so forwardDynamics runs the 6D kernel.
+inline ModelBuilder randomRevoluteTree(int bodies, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
+  ModelBuilder b;
+  b.gravity = Vec3(0.3, -9.81, 0.2);
+  for (int i = 0; i < bodies; ++i) {
+    BodySpec body = detail::randomBody(i, gen);
+    if (i % 2 == 0) body.inertia = Mat3(body.inertia.diagonal().asDiagonal());
+    b.addBody(body);
+
+    JointSpec j;
+    j.name = "j" + std::to_string(i);
+    j.type = JointType::Revolute;
+    j.parent = detail::randomParent(i, gen);
+    j.child = body.name;
+    j.position = 0.5 * vec();
+    if (i % 2 == 1) j.rotation = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
+    j.axis = Vec3::Zero();
+    j.axis[(i + static_cast<int>(seed)) % 3] = (i / 3) % 2 ? -1.0 : 1.0;
+    if (i % 5 == 4) j.axis = vec().normalized();
+    j.q0 = {3.0 * u(gen)};
+    j.v0 = {2.0 * u(gen)};
+    b.addJoint(j);
+  }
+  return b;
+}
+
 }  // namespace articula::test_models

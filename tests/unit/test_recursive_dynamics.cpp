@@ -40,6 +40,32 @@ TEST(RecursiveDynamics, InverseOfForwardIsIdentityOnRandomTrees) {
   }
 }
 
+// The 6D ABA's shortcuts (revolute joints about coordinate axes, unrotated joint
+// frames, diagonal central inertias) against RNEA, which has none of them. (One
+// body about z is planar: the 6D kernel is called directly.)
+TEST(RecursiveDynamics, AbaShortcutsAgreeWithInverseDynamics) {
+  for (int bodies : {1, 2, 7, 16, 40}) {
+    for (unsigned seed = 0; seed < 3; ++seed) {
+      const Model model = test_models::randomRevoluteTree(bodies, seed).build();
+      Workspace ws(model);
+      int axisAligned = 0, unrotated = 0, diagonal = 0;
+      for (int i = 1; i <= model.bodyCount(); ++i) {
+        axisAligned += ws.aba.plan[i].revoluteAxis >= 0;
+        unrotated += !ws.aba.plan[i].rotatedPlacement;
+        diagonal += ws.aba.plan[i].diagonalInertia;
+      }
+      EXPECT_GE(axisAligned, (bodies + 1) / 2);
+      EXPECT_GE(unrotated, (bodies + 1) / 2);
+      EXPECT_GE(diagonal, (bodies + 1) / 2);
+      const Eigen::VectorXd tau = randomVector(model.nv, seed + 30);
+      Eigen::VectorXd vdot(model.nv), tau2(model.nv);
+      spatialForwardDynamics(model, ws, model.q0, model.v0, tau, nullptr, vdot);
+      inverseDynamics(model, ws, model.q0, model.v0, vdot, nullptr, tau2);
+      EXPECT_LT(relativeError(tau2, tau), 1e-10) << bodies << " bodies, seed " << seed;
+    }
+  }
+}
+
 TEST(RecursiveDynamics, MassMatrixAgreesWithAba) {
   for (int bodies : {1, 4, 16, 64}) {
     for (unsigned seed = 0; seed < 4; ++seed) {

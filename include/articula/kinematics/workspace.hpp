@@ -42,7 +42,15 @@ struct Workspace {
     std::vector<SmallVector> u;       ///< tau - S^T pA
     // Fixed-size copies for single-dof joints (the common case).
     std::vector<Vec6> s1, U1;          ///< S as a 6-vector, IA s
-    std::vector<double> invD1, u1;     ///< 1 / (s^T IA s), tau - s^T pA
+    std::vector<double> invD1, u1;     ///< 1 / (s^T IA s), tau - s^T pA - U^T c
+    /// What each body allows the kernel to skip, read from the model once.
+    struct BodyPlan {
+      int revoluteAxis = -1;          ///< 0, 1, 2: a revolute joint about +-x, +-y, +-z; else -1
+      double axisSign = 1.0;          ///< the sign of that coordinate axis
+      bool rotatedPlacement = false;  ///< the joint frame is rotated in the parent frame
+      bool diagonalInertia = false;   ///< central inertia diagonal in body axes
+    };
+    std::vector<BodyPlan> plan;
   } aba;
 
   /// Buffers of the planar articulated-body algorithm, used when every body moves
