@@ -156,44 +156,70 @@ bool checkChain8(const std::vector<Engine>& list, bool spatial) {
 
 struct Timing {
   double medianUs = 0, minUs = 0;
+  double ratio = 1;  ///< median over rounds of (this engine's batch time / the reference's)
   int callsPerBatch = 0, batches = 0;
 };
 
-// Median over batches of the mean time per call. Every call sets a state (alternating q1 by
-// 1e-9 so that no engine could reuse a result) and evaluates the accelerations; setState is
-// a copy of 2N doubles and so part of every engine's figure alike.
-Timing timeForwardDynamics(PeerChain& c, int n, bool quick) {
-  using Clock = std::chrono::steady_clock;
-  std::vector<double> q, v, a;
-  chainState(n, q, v);
-  long k = 0;
-  auto call = [&] {
-    q[0] = 0.3 + ((++k & 1) ? 1e-9 : 0.0);
-    c.setState(q, v);
-    c.forwardDynamics(a);
-  };
-  // Warm-up (caches, branch predictors, lazy allocations) that also measures the call cost.
-  const double warmSeconds = quick ? 0.02 : 0.1, batchSeconds = quick ? 0.002 : 0.01;
-  const auto w0 = Clock::now();
-  long warmCalls = 0;
-  while (warmCalls < 10 || std::chrono::duration<double>(Clock::now() - w0).count() < warmSeconds) {
-    call();
-    ++warmCalls;
+// One engine's forward dynamics, called the same way for every engine: each call sets a
+// state (alternating q1 by 1e-9 so that no engine could reuse a result) and evaluates the
+// accelerations; setState is a copy of 2N doubles and so part of every engine's figure alike.
+class TimedChain {
+ public:
+  TimedChain(PeerChain& c, int n) : c_(c) { chainState(n, q_, v_); }
+  void call() {
+    q_[0] = 0.3 + ((++k_ & 1) ? 1e-9 : 0.0);
+    c_.setState(q_, v_);
+    c_.forwardDynamics(a_);
   }
-  const double perCall = std::chrono::duration<double>(Clock::now() - w0).count() / static_cast<double>(warmCalls);
+  /// Mean time per call over `calls` calls, in microseconds.
+  double batchUs(int calls) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) call();
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / calls;
+  }
 
-  Timing t;
-  t.callsPerBatch = std::max(1, static_cast<int>(batchSeconds / perCall));
-  t.batches = quick ? 7 : 21;
-  std::vector<double> us;
-  for (int b = 0; b < t.batches; ++b) {
-    const auto t0 = Clock::now();
-    for (int i = 0; i < t.callsPerBatch; ++i) call();
-    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / t.callsPerBatch);
+ private:
+  PeerChain& c_;
+  std::vector<double> q_, v_, a_;
+  long k_ = 0;
+};
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x[x.size() / 2];  // odd counts only
+}
+
+// Times the engines on one model in interleaved rounds: each round runs one batch of every
+// engine back to back, so a slow spell of the machine hits all of them alike. The ratio
+// to the reference (engine 0) is the median over rounds of the per-round ratio.
+std::vector<Timing> timeInterleaved(std::vector<PeerChain*> chains, int n, bool quick) {
+  const double warmSeconds = quick ? 0.02 : 0.1, batchSeconds = quick ? 0.002 : 0.01;
+  const int rounds = quick ? 7 : 21;
+  std::vector<TimedChain> timed;
+  std::vector<Timing> t(chains.size());
+  for (auto* c : chains) timed.emplace_back(*c, n);
+  for (std::size_t e = 0; e < timed.size(); ++e) {
+    // Warm-up (caches, branch predictors, lazy allocations) that also measures the call cost.
+    const auto w0 = std::chrono::steady_clock::now();
+    long warmCalls = 0;
+    while (warmCalls < 10 || std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < warmSeconds) {
+      timed[e].call();
+      ++warmCalls;
+    }
+    const double perCall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() / warmCalls;
+    t[e].callsPerBatch = std::max(1, static_cast<int>(batchSeconds / perCall));
+    t[e].batches = rounds;
   }
-  std::sort(us.begin(), us.end());
-  t.medianUs = us[us.size() / 2];  // odd batch count: the true median
-  t.minUs = us.front();
+  std::vector<std::vector<double>> us(timed.size()), ratios(timed.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t e = 0; e < timed.size(); ++e) us[e].push_back(timed[e].batchUs(t[e].callsPerBatch));
+    for (std::size_t e = 0; e < timed.size(); ++e) ratios[e].push_back(us[e].back() / us[0].back());
+  }
+  for (std::size_t e = 0; e < timed.size(); ++e) {
+    t[e].medianUs = median(us[e]);
+    t[e].minUs = *std::min_element(us[e].begin(), us[e].end());
+    t[e].ratio = median(ratios[e]);
+  }
   return t;
 }
 
@@ -244,25 +270,29 @@ int main(int argc, char** argv) {
               ("vs_" + ref).c_str());
   for (bool spatial : {false, true})
     for (int n : {2, 8, 32, 128, 512}) {
-      double reference = std::nan("");
+      std::vector<std::unique_ptr<PeerChain>> built;
+      std::vector<PeerChain*> chains;
+      std::vector<std::string> names;
       for (const auto& e : list) {
-        std::unique_ptr<PeerChain> c;
         try {
-          c = e.make(n, spatial);
+          built.push_back(e.make(n, spatial));
+          chains.push_back(built.back().get());
+          names.push_back(e.name);
         } catch (const std::exception& ex) {
           std::printf("%-9s %-8s %5d %12s   cannot build: %.60s\n", e.name.c_str(), modelName(spatial), n, "n/a",
                       ex.what());
           if (csv) csv << e.name << ',' << modelName(spatial) << ',' << n << ",,,,,,cannot build\n";
-          continue;
         }
-        const Timing t = timeForwardDynamics(*c, n, quick);
-        if (e.name == ref) reference = t.medianUs;
-        const double ratio = t.medianUs / reference;
-        std::printf("%-9s %-8s %5d %12.3f %12.3f %7d x %-4d %9.2fx\n", e.name.c_str(), modelName(spatial), n,
-                    t.medianUs, t.minUs, t.callsPerBatch, t.batches, ratio);
+      }
+      if (chains.empty() || names.front() != ref) continue;  // no reference, no ratios
+      const std::vector<Timing> times = timeInterleaved(chains, n, quick);
+      for (std::size_t e = 0; e < chains.size(); ++e) {
+        const Timing& t = times[e];
+        std::printf("%-9s %-8s %5d %12.3f %12.3f %7d x %-4d %9.2fx\n", names[e].c_str(), modelName(spatial), n,
+                    t.medianUs, t.minUs, t.callsPerBatch, t.batches, t.ratio);
         if (csv)
-          csv << e.name << ',' << modelName(spatial) << ',' << n << ',' << t.medianUs << ',' << t.minUs << ','
-              << t.callsPerBatch << ',' << t.batches << ',' << ratio << ",\n";
+          csv << names[e] << ',' << modelName(spatial) << ',' << n << ',' << t.medianUs << ',' << t.minUs << ','
+              << t.callsPerBatch << ',' << t.batches << ',' << t.ratio << ",\n";
       }
     }
   return agree ? 0 : 1;

@@ -84,20 +84,27 @@ void rigidBiasForce(const WorldInertia& I, const Vec3& w, const Vec3& vo, Vec3& 
 // E = rot^T (B E_p) and the world axis is (B E_p)^T axis, which rot leaves alone.
 Vec3 revolutePose(const Joint& j, const Workspace::ArticulatedBodies::BodyPlan& plan, const Transform& Xp, double q,
                   Transform& X0) {
+  Mat3& E = X0.E;
+  if (plan.rotatedPlacement)
+    E.noalias() = j.placement.E * Xp.E;
+  else
+    E = Xp.E;
   X0.r = Xp.r;
   X0.r.noalias() += Xp.E.transpose() * j.placement.r;
-  if (plan.revoluteAxis < 0 || plan.rotatedPlacement) {
-    const Mat3 M = j.placement.E * Xp.E;
-    X0.E.noalias() = axisAngle(j.axis, q).transpose() * M;
-    return M.transpose() * j.axis;
+  if (plan.revoluteAxis < 0) {
+    const Vec3 axis = E.transpose() * j.axis;
+    E = axisAngle(j.axis, q).transpose() * E;
+    return axis;
   }
-  // About a coordinate axis k the rotation mixes only the other two rows of E_p.
+  // About a coordinate axis k the rotation mixes only the other two rows of E.
   const int k = plan.revoluteAxis, r1 = (k + 1) % 3, r2 = (k + 2) % 3;
   const double s = plan.axisSign * std::sin(q), cs = std::cos(q);
-  X0.E.row(k) = Xp.E.row(k);
-  X0.E.row(r1) = cs * Xp.E.row(r1) + s * Xp.E.row(r2);
-  X0.E.row(r2) = cs * Xp.E.row(r2) - s * Xp.E.row(r1);
-  return plan.axisSign * Xp.E.row(k).transpose();
+  for (int col = 0; col < 3; ++col) {
+    const double e1 = E(r1, col), e2 = E(r2, col);
+    E(r1, col) = cs * e1 + s * e2;
+    E(r2, col) = cs * e2 - s * e1;
+  }
+  return plan.axisSign * E.row(k).transpose();
 }
 
 // A motion vector given in body coordinates, in world coordinates (about the world origin).
