@@ -1,5 +1,7 @@
 // Mutable per-model buffers shared by the kinematics and recursive dynamics
-// algorithms. Sized once for a model; algorithms never allocate.
+// algorithms. Sized once for a model; algorithms never allocate. A workspace also
+// records facts about the model (planarity, the ABA's per-body shortcuts), so it
+// serves the model it was built from: build a new one after changing a model.
 #pragma once
 
 #include <vector>
