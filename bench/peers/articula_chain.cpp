@@ -1,4 +1,6 @@
+#include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
+#include "articula/kinematics/kinematics.hpp"
 #include "articula/model/generators.hpp"
 #include "peer.hpp"
 
@@ -22,6 +24,10 @@ class ArticulaChain final : public PeerChain {
     qddot.assign(qdd_.data(), qdd_.data() + qdd_.size());
   }
   std::string timedCalls() const override { return "articula::forwardDynamics (ABA)"; }
+  double totalEnergy() override {
+    articula::updateVelocities(model_, ws_, q_, v_);
+    return articula::kineticEnergy(model_, ws_) + articula::potentialEnergy(model_, ws_, q_);
+  }
 
  private:
   articula::Model model_;

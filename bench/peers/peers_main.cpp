@@ -223,6 +223,82 @@ std::vector<Timing> timeInterleaved(std::vector<PeerChain*> chains, int n, bool 
   return t;
 }
 
+// ---------------------------------------------------------------- whole runs
+
+// 10 s of the chain from the benchmark state with the classical RK4 at dt = 1e-3, the same
+// integrator for every engine (this loop, over each engine's setState + forwardDynamics):
+// 10 000 steps, 40 000 evaluations. Returns the wall time and |E(10 s) - E(0)|.
+struct WholeRun {
+  double seconds = 0, energyDrift = std::nan("");
+};
+
+WholeRun rk4TenSeconds(PeerChain& c, int n) {
+  std::vector<double> q, v;
+  chainState(n, q, v);
+  const double dt = 1e-3;
+  const int steps = 10000;
+  const std::size_t nv = q.size();
+  std::vector<double> k1q(nv), k1v(nv), k2q(nv), k2v(nv), k3q(nv), k3v(nv), k4q(nv), k4v(nv), qs(nv), vs(nv);
+  auto f = [&](const std::vector<double>& x, const std::vector<double>& xd, std::vector<double>& dq,
+               std::vector<double>& dv) {
+    c.setState(x, xd);
+    c.forwardDynamics(dv);
+    dq = xd;
+  };
+  auto stage = [&](const std::vector<double>& dq, const std::vector<double>& dv, double h) {
+    for (std::size_t i = 0; i < nv; ++i) {
+      qs[i] = q[i] + h * dq[i];
+      vs[i] = v[i] + h * dv[i];
+    }
+  };
+  c.setState(q, v);
+  const double e0 = c.totalEnergy();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int s = 0; s < steps; ++s) {
+    f(q, v, k1q, k1v);
+    stage(k1q, k1v, 0.5 * dt);
+    f(qs, vs, k2q, k2v);
+    stage(k2q, k2v, 0.5 * dt);
+    f(qs, vs, k3q, k3v);
+    stage(k3q, k3v, dt);
+    f(qs, vs, k4q, k4v);
+    for (std::size_t i = 0; i < nv; ++i) {
+      q[i] += dt / 6.0 * (k1q[i] + 2.0 * k2q[i] + 2.0 * k3q[i] + k4q[i]);
+      v[i] += dt / 6.0 * (k1v[i] + 2.0 * k2v[i] + 2.0 * k3v[i] + k4v[i]);
+    }
+  }
+  WholeRun r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  c.setState(q, v);
+  r.energyDrift = std::abs(c.totalEnergy() - e0);
+  return r;
+}
+
+// Three interleaved rounds per model; the median wall time of each engine.
+void wholeRuns(const std::vector<Engine>& list, bool quick) {
+  std::printf("\n10 s with RK4 at dt = 1e-3 (one shared RK4 loop over each engine's forward dynamics;\n"
+              "median of %d interleaved rounds; energy drift |E(10) - E(0)| in J):\n",
+              quick ? 1 : 3);
+  std::printf("%-9s %-8s %5s %12s %10s %12s\n", "engine", "model", "N", "wall_s", "vs_first", "drift_J");
+  for (bool spatial : {false, true})
+    for (int n : {8, 32}) {
+      std::vector<std::unique_ptr<PeerChain>> chains;
+      for (const auto& e : list) chains.push_back(e.make(n, spatial));  // these sizes build in every engine
+      std::vector<std::vector<double>> seconds(chains.size());
+      std::vector<double> drift(chains.size());
+      for (int round = 0; round < (quick ? 1 : 3); ++round)
+        for (std::size_t e = 0; e < chains.size(); ++e) {
+          const WholeRun r = rk4TenSeconds(*chains[e], n);
+          seconds[e].push_back(r.seconds);
+          drift[e] = r.energyDrift;
+        }
+      const double reference = median(seconds[0]);
+      for (std::size_t e = 0; e < chains.size(); ++e)
+        std::printf("%-9s %-8s %5d %12.3f %9.2fx %12.3g\n", list[e].name.c_str(), modelName(spatial), n,
+                    median(seconds[e]), median(seconds[e]) / reference, drift[e]);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -295,5 +371,6 @@ int main(int argc, char** argv) {
               << t.callsPerBatch << ',' << t.batches << ',' << t.ratio << ",\n";
       }
     }
+  wholeRuns(list, quick);
   return agree ? 0 : 1;
 }
