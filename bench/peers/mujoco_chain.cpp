@@ -103,6 +103,21 @@ class MujocoChain final : public PeerChain {
     qddot.assign(data_->qacc, data_->qacc + model_->nv);
   }
   std::string timedCalls() const override { return "mj_forward (all constraints, passive forces, sensors off)"; }
+  bool ownRk4(int steps, double dt, std::vector<double>& q, std::vector<double>& v) override {
+    const mjtNum timestep = model_->opt.timestep;
+    const int integrator = model_->opt.integrator;
+    model_->opt.timestep = dt;
+    model_->opt.integrator = mjINT_RK4;
+    setState(q, v);
+    for (int s = 0; s < steps; ++s) mj_step(model_, data_);
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      q[i] = data_->qpos[i];
+      v[i] = data_->qvel[i];
+    }
+    model_->opt.timestep = timestep;
+    model_->opt.integrator = integrator;
+    return true;
+  }
   double totalEnergy() override {
     // mj_energyPos/Vel leave 0 unless the energy flag is on; it stays off while timing.
     model_->opt.enableflags |= mjENBL_ENERGY;

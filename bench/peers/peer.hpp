@@ -28,6 +28,12 @@ class PeerChain {
   /// Kinetic + gravitational potential energy at the current state (zero height at y = 0),
   /// a second cross-check of the model; NaN where an engine does not provide it.
   virtual double totalEnergy() { return std::numeric_limits<double>::quiet_NaN(); }
+  /// Integrates `steps` steps of the classical RK4 with step dt from (q, v) with the
+  /// engine's own integrator, leaving the final state in q, v; false where the engine has
+  /// no fixed-step RK4 (Simbody's and DART's integrators are other methods).
+  virtual bool ownRk4(int /*steps*/, double /*dt*/, std::vector<double>& /*q*/, std::vector<double>& /*v*/) {
+    return false;
+  }
 };
 
 /// The chain's inertial data.
