@@ -4,6 +4,23 @@
 
 namespace articula {
 
+namespace {
+// What the 6D ABA may skip for this body (Workspace::ArticulatedBodies::BodyPlan).
+Workspace::ArticulatedBodies::BodyPlan bodyPlan(const Joint& j, const Body& b) {
+  Workspace::ArticulatedBodies::BodyPlan plan;
+  if (j.type == JointType::Revolute)
+    for (int k = 0; k < 3; ++k)
+      if (std::abs(j.axis[k]) == 1.0 && j.axis[(k + 1) % 3] == 0.0 && j.axis[(k + 2) % 3] == 0.0) {
+        plan.revoluteAxis = k;
+        plan.axisSign = j.axis[k];
+      }
+  plan.rotatedPlacement = !j.placement.E.isIdentity(0.0);
+  const Mat3& Ic = b.inertiaCom;
+  plan.diagonalInertia = Ic(0, 1) == 0.0 && Ic(0, 2) == 0.0 && Ic(1, 2) == 0.0;
+  return plan;
+}
+}  // namespace
+
 Workspace::Workspace(const Model& model) {
   const std::size_t n = model.bodies.size();
   joint.resize(n);
@@ -31,26 +48,13 @@ Workspace::Workspace(const Model& model) {
   aba.u1.resize(n, 0.0);
   aba.plan.resize(n);
   for (std::size_t i = 1; i < n; ++i) {
-    const Joint& j = model.joints[i];
-    const Mat3& Ic = model.bodies[i].inertiaCom;
-    auto& plan = aba.plan[i];
-    if (j.type == JointType::Revolute) {
-      for (int k = 0; k < 3; ++k)
-        if (std::abs(j.axis[k]) == 1.0 && j.axis[(k + 1) % 3] == 0.0 && j.axis[(k + 2) % 3] == 0.0) {
-          plan.revoluteAxis = k;
-          plan.axisSign = j.axis[k];
-        }
-    }
-    plan.rotatedPlacement = !j.placement.E.isIdentity(0.0);
-    plan.diagonalInertia = Ic(0, 1) == 0.0 && Ic(0, 2) == 0.0 && Ic(1, 2) == 0.0;
-  }
-  for (std::size_t i = 1; i < n; ++i) {
     const int nv = model.joints[i].nv;
     joint[i].S.resize(6, nv);
     aba.S[i].resize(6, nv);
     aba.U[i].resize(6, nv);
     aba.Dinv[i].resize(nv, nv);
     aba.u[i].resize(nv);
+    aba.plan[i] = bodyPlan(model.joints[i], model.bodies[i]);
   }
   planar.isPlanar = describePlanar(model, planar.joint);
   if (planar.isPlanar) {

@@ -22,8 +22,11 @@
 
 #include <boost/math/special_functions/ellint_1.hpp>
 #include <boost/math/special_functions/jacobi_elliptic.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
+#include <string>
 
 #include "articula/model/builder.hpp"
 #include "articula/simulate/simulation.hpp"
