@@ -17,9 +17,16 @@ usage:
   articula --help | --version
 
 simulate options:
-  --formulation NAME     auto (default: aba for open trees, reference with loops), aba, crba, reference
-  --integrator NAME      rk45 (default, adaptive Dormand-Prince 5(4)), rk4, euler
+  --formulation NAME     auto (default: aba for open trees, reference with loops; hybrid with a
+                         structural integrator), aba, crba, semi-recursive, reference, hybrid
+  --integrator NAME      rk45 (default, adaptive Dormand-Prince 5(4)), rk4, euler: ODE form;
+                         trapezoidal, newmark, hht, generalized-alpha: structural integrators for
+                         the index-3 formulation (hybrid)
   --dt SECONDS           step of the fixed-step integrators; first step hint for rk45 (default 1e-3)
+  --basic-parameter X    of the structural integrator (seed 001 Table 2): newmark xi in [-1, 0]
+                         (default -0.05), hht deltaF in [0, 1/3] (0.05), generalized-alpha
+                         rhoInfinity in [0, 1] (0.9)
+  --penalty ALPHA        augmented-Lagrangian penalty factor (default: automatic, see docs)
   --rtol X, --atol X     rk45 tolerances (default 1e-8, 1e-10)
   --t-end SECONDS        end time (default 10)
   --output-dt SECONDS    sampling period of the outputs (default 0.01)
@@ -74,6 +81,8 @@ void parseSimulate(Args& args, Command& c) {
     if (a == "--formulation") c.options.formulation = args.value(a);
     else if (a == "--integrator") c.options.integrator = args.value(a);
     else if (a == "--dt") c.options.integratorOptions.dt = args.positive(a);
+    else if (a == "--basic-parameter") c.options.basicParameter = args.number(a);
+    else if (a == "--penalty") c.options.augmentedLagrangian.penalty = args.positive(a);
     else if (a == "--rtol") c.options.integratorOptions.rtol = args.positive(a);
     else if (a == "--atol") c.options.integratorOptions.atol = args.positive(a);
     else if (a == "--t-end") c.options.tEnd = args.positive(a);

@@ -5,11 +5,19 @@
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
 #include "articula/dynamics/reference.hpp"
+#include "articula/dynamics/semi_recursive.hpp"
+#include "articula/integrate/structural.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
 
 namespace {
+
+std::string structuralNameList() {
+  std::string list;
+  for (std::string_view n : structuralIntegratorNames()) list += (list.empty() ? "" : "|") + std::string(n);
+  return list;
+}
 
 // O(n) articulated-body algorithm on an open tree.
 class AbaFormulation final : public Formulation {
@@ -55,13 +63,43 @@ class CrbaFormulation final : public Formulation {
   Eigen::LLT<Eigen::MatrixXd> llt_;
 };
 
+// Semi-recursive M and Q in relative coordinates (seed 001 eq. (3)-(19)), factorised without
+// fill-in by the tree-sparse Cholesky: the ODE form on open trees.
+class SemiRecursiveFormulation final : public Formulation {
+ public:
+  explicit SemiRecursiveFormulation(const Model& model)
+      : model_(model), ws_(model), dynamics_(model), cholesky_(model), M_(model.nv, model.nv) {}
+  std::string_view name() const override { return "semi-recursive"; }
+  void accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& vdot) override {
+    updateVelocities(model_, ws_, q, v);
+    evaluateForceElements(model_, ws_, t, q, v);
+    dynamics_.evaluate(ws_, M_, vdot);
+    cholesky_.factorize(M_);
+    cholesky_.solveInPlace(vdot);
+  }
+
+ private:
+  const Model& model_;
+  Workspace ws_;
+  SemiRecursiveDynamics dynamics_;
+  TreeCholesky cholesky_;
+  Eigen::MatrixXd M_;
+};
+
+
 }  // namespace
 
 const std::vector<FormulationInfo>& formulations() {
   static const std::vector<FormulationInfo> list{
-      {"aba", "articulated-body algorithm, O(n), open trees (Featherstone)", false},
-      {"crba", "composite-rigid-body mass matrix + Cholesky, O(n^3), open trees", false},
-      {"reference", "joint coordinates + Lagrange multipliers (dense KKT), any topology; the trusted oracle", true},
+      {"aba", "articulated-body algorithm, O(n), open trees (Featherstone)", false, false},
+      {"crba", "composite-rigid-body mass matrix + Cholesky, O(n^3), open trees", false, false},
+      {"semi-recursive", "accumulated inertias in relative coordinates + tree-sparse Cholesky, open trees (seed 001)",
+       false, false},
+      {"reference", "joint coordinates + Lagrange multipliers (dense KKT), any topology; the trusted oracle", true, false},
+      {"hybrid",
+       "semi-recursive terms + index-3 augmented Lagrangian loop closure, any topology; needs a structural integrator "
+       "(seed 001)",
+       true, true},
   };
   return list;
 }
@@ -70,17 +108,37 @@ std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model&
   const bool constrained = model.hasConstraints();
   if (name == "auto") name = constrained ? "reference" : "aba";
   if (name == "reference") return std::make_unique<ReferenceFormulation>(model, options);
-  if (name == "aba" || name == "crba") {
+  if (name == "hybrid")
+    throw Error("formulation 'hybrid' is an index-3 formulation stepped by a structural integrator: use --integrator " +
+                structuralNameList());
+  if (name == "aba" || name == "crba" || name == "semi-recursive") {
     if (constrained)
       throw Error("formulation '" + std::string(name) + "' handles open trees only, but the model has " +
                   std::to_string(model.loops.size()) + " loop closure(s) and " + std::to_string(model.prescribed.size()) +
-                  " prescribed motion(s); use --formulation reference");
+                  " prescribed motion(s); use --formulation reference, or hybrid with a structural integrator (--integrator " +
+                  structuralNameList() + ")");
     if (name == "aba") return std::make_unique<AbaFormulation>(model);
+    if (name == "semi-recursive") return std::make_unique<SemiRecursiveFormulation>(model);
     return std::make_unique<CrbaFormulation>(model);
   }
   std::string valid = "auto";
   for (const auto& f : formulations()) valid += ", " + std::string(f.name);
   throw Error("unknown formulation '" + std::string(name) + "' (valid: " + valid + ")");
+}
+
+
+std::unique_ptr<Index3Problem> makeIndex3Problem(std::string_view name, const Model& model,
+                                                 const AugmentedLagrangianOptions& options) {
+  if (name == "auto" || name == "hybrid") return std::make_unique<HybridFormulation>(model, options);
+  for (const auto& f : formulations())
+    if (f.name == name)
+      throw Error("formulation '" + std::string(name) +
+                  "' is in ODE form and runs with euler, rk4 or rk45; the structural integrators (" +
+                  structuralNameList() + ") need an index-3 formulation: hybrid");
+  std::string valid = "auto";
+  for (const auto& f : formulations())
+    if (f.index3) valid += ", " + std::string(f.name);
+  throw Error("unknown index-3 formulation '" + std::string(name) + "' (valid: " + valid + ")");
 }
 
 }  // namespace articula

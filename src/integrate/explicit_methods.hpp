@@ -1,5 +1,5 @@
-// Private to src/integrate: the factories of the concrete methods, and the base the two
-// fixed-step methods share.
+// Private to src/integrate: the factories of the concrete methods, the base the two explicit
+// fixed-step methods share, and the Hermite dense output they share with the structural ones.
 #pragma once
 
 #include "articula/integrate/integrator.hpp"
@@ -12,6 +12,22 @@ std::unique_ptr<Integrator> makeRk45(const IntegratorOptions& options);   // rk4
 
 namespace detail {
 
+/// Dense output shared by the fixed-step methods: the cubic Hermite interpolant through both ends
+/// of the last step and their derivatives (x and f at tPrev and t), exact at the end point.
+inline void hermiteInterpolate(double tPrev, double tEnd, const Eigen::VectorXd& xPrev, const Eigen::VectorXd& xEnd,
+                               const Eigen::VectorXd& fPrev, const Eigen::VectorXd& fEnd, double t, Eigen::VectorXd& x) {
+  const double h = tEnd - tPrev;
+  if (!(h > 0.0) || t == tEnd) {  // no step taken yet, or the end point: return it bit for bit
+    x = xEnd;
+    return;
+  }
+  const double s = (t - tPrev) / h, s2 = s * s, s3 = s2 * s;
+  // Hermite basis: value weights h00, h01 and slope weights h10, h11 (scaled by h below).
+  const double h00 = 2 * s3 - 3 * s2 + 1, h01 = 3 * s2 - 2 * s3;
+  const double h10 = s3 - 2 * s2 + s, h11 = s3 - s2;
+  x = h00 * xPrev + h01 * xEnd + (h10 * h) * fPrev + (h11 * h) * fEnd;
+}
+
 /// Fixed step options.dt (the last step shortened to land on tEnd). Dense output is the cubic
 /// Hermite interpolant through both ends of the step and their derivatives: third order, which
 /// is below RK4's fourth but needs no extra evaluation, because f at the end of a step is needed
@@ -22,16 +38,7 @@ class FixedStepIntegrator : public Integrator {
   bool adaptive() const override { return false; }
 
   void interpolate(double t, Eigen::VectorXd& x) const override {
-    const double h = t_ - tPrev_;
-    if (!(h > 0.0) || t == t_) {  // no step taken yet, or the end point: return it bit for bit
-      x = x_;
-      return;
-    }
-    const double s = (t - tPrev_) / h, s2 = s * s, s3 = s2 * s;
-    // Hermite basis: value weights h00, h01 and slope weights h10, h11 (scaled by h below).
-    const double h00 = 2 * s3 - 3 * s2 + 1, h01 = 3 * s2 - 2 * s3;
-    const double h10 = s3 - 2 * s2 + s, h11 = s3 - s2;
-    x = h00 * xPrev_ + h01 * x_ + (h10 * h) * fPrev_ + (h11 * h) * f_;
+    hermiteInterpolate(tPrev_, t_, xPrev_, x_, fPrev_, f_, t, x);
   }
 
  protected:

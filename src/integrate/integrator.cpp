@@ -6,6 +6,7 @@
 #include <string>
 
 #include "articula/core/error.hpp"
+#include "articula/integrate/structural.hpp"
 #include "explicit_methods.hpp"
 
 namespace articula {
@@ -134,8 +135,11 @@ std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const Integrat
     validate(options, true);
     return makeRk45(options);
   }
+  if (isStructuralIntegrator(name))
+    throw Error("integrator '" + std::string(name) + "' steps an index-3 formulation (makeStructuralIntegrator)");
   std::string valid;
   for (std::string_view n : integratorNames()) valid += (valid.empty() ? "" : ", ") + std::string(n);
+  for (std::string_view n : structuralIntegratorNames()) valid += ", " + std::string(n);
   throw Error("unknown integrator '" + std::string(name) + "' (valid: " + valid + ")");
 }
 

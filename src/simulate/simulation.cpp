@@ -7,6 +7,7 @@
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
 #include "articula/dynamics/singularity.hpp"
+#include "articula/integrate/structural.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -72,12 +73,14 @@ class Sampler {
 }  // namespace
 
 std::string runDescription(const SimulationOptions& o) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d|%d", o.formulation.c_str(),
-                o.integrator.c_str(), o.integratorOptions.dt, o.integratorOptions.rtol, o.integratorOptions.atol,
-                o.integratorOptions.dtMin, o.integratorOptions.dtMax, o.tStart, o.tEnd, o.outputInterval,
-                static_cast<int>(o.stabilization), o.baumgarteAlpha, o.baumgarteBeta, o.projectionTolerance,
-                o.assemble ? 1 : 0, o.stopAtSingularities ? 1 : 0);
+  char buf[640];
+  const AugmentedLagrangianOptions& al = o.augmentedLagrangian;
+  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d|%d|%a|%a|%a|%a|%a|%d",
+                o.formulation.c_str(), o.integrator.c_str(), o.integratorOptions.dt, o.integratorOptions.rtol,
+                o.integratorOptions.atol, o.integratorOptions.dtMin, o.integratorOptions.dtMax, o.tStart, o.tEnd,
+                o.outputInterval, static_cast<int>(o.stabilization), o.baumgarteAlpha, o.baumgarteBeta,
+                o.projectionTolerance, o.assemble ? 1 : 0, o.stopAtSingularities ? 1 : 0, o.basicParameter, al.penalty,
+                al.newtonTolerance, al.constraintTolerance, al.projectionTolerance, al.maxIterations);
   return buf;
 }
 
@@ -139,6 +142,16 @@ double loadRestart(const SimulationOptions& options, RunState& run, SimulationRe
 
 void checkRestartFile(const SimulationOptions& options) { openRestart(options); }
 
+void checkRunOptions(const Model& model, const SimulationOptions& options) {
+  if (isStructuralIntegrator(options.integrator)) {
+    auto problem = makeIndex3Problem(options.formulation, model, options.augmentedLagrangian);
+    makeStructuralIntegrator(options.integrator, options.basicParameter, options.integratorOptions, *problem);
+  } else {
+    makeIntegrator(options.integrator, options.integratorOptions);
+    makeFormulation(options.formulation, model);
+  }
+}
+
 SimulationResult simulate(const Model& model, const SimulationOptions& options, const std::vector<SampleSink*>& sinks,
                           const std::function<void(double)>& progress) {
   SimulationResult result;
@@ -156,15 +169,30 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     if (!(options.outputInterval > 0.0)) throw Error("the output interval must be positive");
     if (!options.checkpointPath.empty() && !(options.checkpointInterval >= 0.0))
       throw Error("the checkpoint interval must not be negative");
-    FormulationOptions fo;
-    if (options.stabilization == Stabilization::Baumgarte) {
-      fo.baumgarteAlpha = options.baumgarteAlpha;
-      fo.baumgarteBeta = options.baumgarteBeta;
+    // A structural integrator steps an index-3 formulation, which keeps the constraints itself;
+    // the ODE system then only supplies the consistent initial accelerations (reference formulation).
+    const bool structural = isStructuralIntegrator(options.integrator);
+    std::unique_ptr<Index3Problem> index3;
+    std::unique_ptr<Formulation> formulation;
+    Stabilization stabilization = options.stabilization;
+    if (structural) {
+      index3 = makeIndex3Problem(options.formulation, model, options.augmentedLagrangian);
+      result.formulation = "hybrid";
+      formulation = makeFormulation("reference", model);
+      stabilization = Stabilization::None;
+    } else {
+      FormulationOptions fo;
+      if (options.stabilization == Stabilization::Baumgarte) {
+        fo.baumgarteAlpha = options.baumgarteAlpha;
+        fo.baumgarteBeta = options.baumgarteBeta;
+      }
+      formulation = makeFormulation(options.formulation, model, fo);
+      result.formulation = std::string(formulation->name());
     }
-    auto formulation = makeFormulation(options.formulation, model, fo);
-    result.formulation = std::string(formulation->name());
-    MultibodySystem system(model, std::move(formulation), options.stabilization, options.projectionTolerance);
-    auto integrator = makeIntegrator(options.integrator, options.integratorOptions);
+    MultibodySystem system(model, std::move(formulation), stabilization, options.projectionTolerance);
+    auto integrator = structural ? makeStructuralIntegrator(options.integrator, options.basicParameter,
+                                                            options.integratorOptions, *index3)
+                                 : makeIntegrator(options.integrator, options.integratorOptions);
 
     Eigen::VectorXd q = model.q0, v = model.v0;
     Eigen::VectorXd x(model.nq + model.nv), xs(model.nq + model.nv);
@@ -184,7 +212,8 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     SingularityMonitor singularities(model);
     if (model.hasConstraints()) singularities.start(t, integrator->state().head(model.nq));
     auto sampleTime = [&](long k) { return options.tStart + static_cast<double>(k) * options.outputInterval; };
-    const bool projectSamples = options.stabilization == Stabilization::Projection && model.hasConstraints();
+    const bool projectSamples =
+        (structural || options.stabilization == Stabilization::Projection) && model.hasConstraints();
     auto record = [&](double ts, const Eigen::VectorXd& state) {
       result.finalEnergy = sampler.emit(ts, state, result, projectSamples);
       const double drift = std::abs(result.finalEnergy - result.initialEnergy);

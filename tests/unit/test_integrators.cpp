@@ -382,7 +382,9 @@ TEST(IntegratorTest, NamesAndFactory) {
 
 TEST(IntegratorTest, UnknownNameListsValidOnes) {
   const std::string msg = messageOf([] { makeIntegrator("rk5", IntegratorOptions()); });
-  EXPECT_NE(msg.find("unknown integrator 'rk5' (valid: euler, rk4, rk45)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unknown integrator 'rk5' (valid: euler, rk4, rk45, trapezoidal, newmark, hht, generalized-alpha)"),
+            std::string::npos)
+      << msg;
   // The name is checked before the options, whose message would be misleading here.
   const std::string withBadDt = messageOf([] { makeIntegrator("RK4", withDt(-1.0)); });
   EXPECT_NE(withBadDt.find("unknown integrator 'RK4'"), std::string::npos) << withBadDt;

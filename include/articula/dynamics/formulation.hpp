@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "articula/dynamics/hybrid.hpp"
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
@@ -31,13 +32,20 @@ struct FormulationInfo {
   std::string_view name;
   std::string_view description;
   bool closedLoops;  ///< handles loop closures and prescribed motion
+  bool index3;       ///< an index-3 formulation, stepped by a structural integrator (makeIndex3Problem)
 };
 const std::vector<FormulationInfo>& formulations();
 
-/// Creates the named formulation ("aba", "crba", "reference"; "auto" picks aba for
-/// open trees and reference otherwise). Throws articula::Error for an unknown name or
-/// a tree-only formulation applied to a model with constraints.
+/// Creates the named ODE formulation ("aba", "crba", "semi-recursive", "reference"; "auto" picks
+/// aba for open trees and reference otherwise). Throws articula::Error for an unknown name, an
+/// index-3 formulation (use makeIndex3Problem), or a tree-only formulation applied to a model
+/// with constraints.
 std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model& model,
                                              const FormulationOptions& options = {});
+
+/// Creates the named index-3 formulation ("hybrid"; "auto" picks hybrid) for a structural
+/// integrator. Throws articula::Error for an unknown name or an ODE formulation.
+std::unique_ptr<Index3Problem> makeIndex3Problem(std::string_view name, const Model& model,
+                                                 const AugmentedLagrangianOptions& options = {});
 
 }  // namespace articula

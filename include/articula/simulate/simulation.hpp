@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@ struct SimulationOptions {
   std::string formulation = "auto";
   std::string integrator = "rk45";
   IntegratorOptions integratorOptions;
+  /// Structural integrators (integrate/structural.hpp): the basic parameter of seed 001 Table 2
+  /// (NaN: the family's default) and the index-3 formulation's options.
+  double basicParameter = std::numeric_limits<double>::quiet_NaN();
+  AugmentedLagrangianOptions augmentedLagrangian;
   double tStart = 0.0;
   double tEnd = 10.0;
   double outputInterval = 0.01;  ///< sampling period of the outputs (s)
@@ -88,6 +93,10 @@ struct SimulationResult {
 /// `progress`, if set, is called after every accepted step with the current time.
 SimulationResult simulate(const Model& model, const SimulationOptions& options, const std::vector<SampleSink*>& sinks,
                           const std::function<void(double)>& progress = {});
+
+/// Throws articula::Error when the formulation, integrator or their options do not fit each
+/// other or the model (the message says what to change): the checks simulate() makes first.
+void checkRunOptions(const Model& model, const SimulationOptions& options);
 
 /// Throws articula::Error unless options.resumeFrom is a readable restart file made for
 /// options.runFingerprint: lets a caller refuse a resume before it touches any output.

@@ -1,0 +1,74 @@
+// The hybrid formulation of seed 001 section 3: relative (joint) coordinates with the
+// semi-recursive mass matrix and forces, loops closed by the index-3 augmented Lagrangian
+//   M zdd + Phi_z^T alpha Phi + Phi_z^T lambda* = Q,   lambda*_{i+1} = lambda*_i + alpha Phi_{i+1}
+// (eq. (1)-(2)), solved with a structural integrator by Newton-Raphson on the positions with the
+// approximate tangent matrix (eq. (26)), followed by the mass-damping-stiffness-orthogonal
+// projections of velocities and accelerations (eq. (35)-(36)) that reuse its factorisation.
+//
+// Positions are advanced on the configuration space: the unknown of the Newton iteration is the
+// increment dz of the step in velocity coordinates, q_{n+1} = q_n (+) dz (the exponential map for
+// quaternion joints), so every joint type is handled; for scalar coordinates dz = z_{n+1} - z_n and
+// the difference equations are exactly seed 001 eq. (21)-(24) and (39)-(42).
+#pragma once
+
+#include <Eigen/Cholesky>
+
+#include "articula/dynamics/semi_recursive.hpp"
+#include "articula/dynamics/spring_damper_tangent.hpp"
+#include "articula/integrate/structural.hpp"
+#include "articula/kinematics/constraints.hpp"
+
+namespace articula {
+
+struct AugmentedLagrangianOptions {
+  /// Penalty factor alpha. 0 (default): automatic, alpha = 1e4 * max diag M(q0) / (beta h^2), so
+  /// that the constraint block of the tangent matrix outweighs the inertia by about 1e4 whatever
+  /// the step: each multiplier update (and each projection pass) then shrinks the constraint
+  /// error about 1e4-fold, while alpha times the round-off of the constraint functions stays far
+  /// below the constraint forces (a ratio of 1e7 already made the multipliers noisy).
+  double penalty = 0.0;
+  double newtonTolerance = 1e-10;      ///< |correction|_inf of the increment (m or rad)
+  double constraintTolerance = 1e-10;  ///< |Phi|_inf at convergence (m or rad)
+  double projectionTolerance = 1e-11;  ///< |J v - nu|_inf and |J a - gamma|_inf after projection
+  int maxIterations = 30;
+};
+
+class HybridFormulation final : public Index3Problem {
+ public:
+  HybridFormulation(const Model& model, const AugmentedLagrangianOptions& options = {});
+
+  int velocityCount() const override { return model_.nv; }
+  void start(double t0, const Eigen::VectorXd& x0, Eigen::Ref<const Eigen::VectorXd> a0,
+             const StructuralParameters& parameters) override;
+  NewtonReport step(double t, double h, const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> qdd,
+                    Eigen::VectorXd& xNew, Eigen::VectorXd& fNew) override;
+  void save(ArchiveWriter& out) const override;
+  void restore(ArchiveReader& in) override;
+
+  /// The augmented-Lagrangian multipliers lambda* after the last step (constraint rows).
+  const Eigen::VectorXd& multipliers() const { return lambda_; }
+
+ private:
+  /// M, Q, K, C, Phi and Phi_z at (t, q, v), in ws_ and the members below.
+  void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  double penaltyFor(double h) const;
+  /// Iterated penalty projection of y onto J y = target with the factorised tangent matrix;
+  /// returns |J y - target|_inf.
+  double project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);
+
+  const Model& model_;
+  AugmentedLagrangianOptions options_;
+  StructuralParameters p_;
+  Workspace ws_;
+  SemiRecursiveDynamics dynamics_;
+  SpringDamperTangent springs_;
+  ConstraintEvaluator constraints_;
+  Eigen::LLT<Eigen::MatrixXd> tangent_;
+  Eigen::MatrixXd M_, K_, C_, T_;
+  Eigen::VectorXd Q_, lambda_, lambdaSaved_;
+  Eigen::VectorXd accelerationLike_;  ///< a_n of the Arnold-Bruls form (structural.hpp)
+  Eigen::VectorXd dz_, q_, v_, a_, qdd_, vHat_, aHat_, r_, e_;
+  double massScale_ = 1.0;
+};
+
+}  // namespace articula

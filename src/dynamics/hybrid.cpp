@@ -1,0 +1,191 @@
+#include "articula/dynamics/hybrid.hpp"
+
+#include <cmath>
+
+#include "articula/dynamics/force_elements.hpp"
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula {
+
+namespace {
+// See AugmentedLagrangianOptions::penalty.
+constexpr double kPenaltyRatio = 1e4;
+// Penalty projections reduce the violation by a factor of about 1 / kPenaltyRatio each; a few
+// suffice, and a projection that has not converged after this many has met a singular Jacobian.
+constexpr int kMaxProjectionIterations = 20;
+
+double infNorm(const Eigen::VectorXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
+}  // namespace
+
+HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangianOptions& options)
+    : model_(model),
+      options_(options),
+      ws_(model),
+      dynamics_(model),
+      springs_(model),
+      constraints_(model),
+      tangent_(model.nv),
+      M_(model.nv, model.nv),
+      K_(Eigen::MatrixXd::Zero(model.nv, model.nv)),
+      C_(Eigen::MatrixXd::Zero(model.nv, model.nv)),
+      T_(model.nv, model.nv),
+      Q_(model.nv),
+      lambda_(Eigen::VectorXd::Zero(model.constraintCount())),
+      lambdaSaved_(model.constraintCount()),
+      accelerationLike_(Eigen::VectorXd::Zero(model.nv)),
+      dz_(model.nv),
+      q_(model.nq),
+      v_(model.nv),
+      a_(model.nv),
+      qdd_(model.nv),
+      vHat_(model.nv),
+      aHat_(model.nv),
+      r_(model.nv),
+      e_(model.constraintCount()) {
+  if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
+    throw Error("hybrid formulation: the penalty factor must be 0 (automatic) or positive and finite");
+}
+
+void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  updateVelocities(model_, ws_, q, v);
+  evaluateForceElements(model_, ws_, t, q, v);
+  dynamics_.evaluate(ws_, M_, Q_);  // seed 001 eq. (14)-(19)
+  if (springs_.active()) springs_.evaluate(ws_, K_, C_);
+  if (constraints_.size()) {
+    constraints_.positions(ws_, t, q);
+    constraints_.jacobian(ws_, t);
+  }
+}
+
+double HybridFormulation::penaltyFor(double h) const {
+  return options_.penalty > 0.0 ? options_.penalty : kPenaltyRatio * massScale_ / (p_.beta * h * h);
+}
+
+void HybridFormulation::start(double t0, const Eigen::VectorXd& x0, Eigen::Ref<const Eigen::VectorXd> a0,
+                              const StructuralParameters& parameters) {
+  p_ = parameters;
+  q_ = x0.head(model_.nq);
+  v_ = x0.tail(model_.nv);
+  evaluate(t0, q_, v_);
+  massScale_ = M_.diagonal().maxCoeff();
+  lambda_.setZero();  // the first Newton iteration finds the multipliers
+  accelerationLike_ = a0;
+}
+
+double HybridFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight) {
+  // Minimises (y - y*)^T W (y - y*) + weight (J y - target)^T (J y - target) with
+  // W + weight J^T J = the tangent matrix (eq. (35)-(36)); repeated, it converges to J y = target.
+  const Eigen::MatrixXd& J = constraints_.J;
+  double error = 0.0;
+  for (int k = 0; k < kMaxProjectionIterations; ++k) {
+    e_.noalias() = J * y - target;
+    error = infNorm(e_);
+    if (error <= options_.projectionTolerance) break;
+    r_.noalias() = weight * (J.transpose() * e_);
+    tangent_.solveInPlace(r_);
+    y -= r_;
+  }
+  return error;
+}
+
+NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& x,
+                                     Eigen::Ref<const Eigen::VectorXd> qddOld, Eigen::VectorXd& xNew,
+                                     Eigen::VectorXd& fNew) {
+  const int nq = model_.nq, nv = model_.nv;
+  const double tNew = t + h;
+  const auto qn = x.head(nq);
+  const auto vn = x.tail(nv);
+  const double g = p_.gamma, b = p_.beta, dm = p_.deltaM, df = p_.deltaF;
+  const Eigen::VectorXd& an = accelerationLike_;
+  // Newmark difference equations in the increment dz, written in the acceleration-like variable
+  // (seed 001 eq. (39)-(42)): v = gamma/(beta h) dz + vHat, a = 1/(beta h^2) dz + aHat.
+  vHat_ = -(g / b - 1.0) * vn - h * (g / (2.0 * b) - 1.0) * an;
+  aHat_ = -(1.0 / (b * h)) * vn - (1.0 / (2.0 * b) - 1.0) * an;
+  dz_ = h * vn + (0.5 * h * h) * an;  // predictor: a stays a_n over the step
+
+  const double alpha = penaltyFor(h);
+  const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
+  const double scale = b * h * h / mix;         // residual scaling, as in eq. (27)
+  lambdaSaved_ = lambda_;
+
+  NewtonReport report;
+  double correction = INFINITY;
+  for (report.iterations = 1; report.iterations <= options_.maxIterations; ++report.iterations) {
+    q_ = qn;
+    integrateConfiguration(model_, q_, dz_);
+    v_ = (g / (b * h)) * dz_ + vHat_;
+    a_ = (1.0 / (b * h * h)) * dz_ + aHat_;
+    qdd_ = (1.0 / (1.0 - df)) * ((1.0 - dm) * a_ + dm * an - df * qddOld);
+    evaluate(tNew, q_, v_);
+    report.constraintError = infNorm(constraints_.g);
+    if (!std::isfinite(report.constraintError) || !Q_.allFinite()) break;
+    // Multipliers from the positions the last correction produced, eq. (2). Updating them with
+    // the constraint error of the positions before the correction instead would lag one
+    // iteration behind, and the coupled iteration then oscillates instead of converging.
+    if (report.iterations > 1 && constraints_.size()) lambda_ += alpha * constraints_.g;
+    if (correction <= options_.newtonTolerance && report.constraintError <= options_.constraintTolerance) {
+      report.converged = true;
+      break;
+    }
+    // Residual of eq. (1) at t_{n+1}, scaled like eq. (27).
+    r_.noalias() = M_ * qdd_ - Q_;
+    if (constraints_.size()) {
+      e_ = alpha * constraints_.g + lambda_;
+      r_.noalias() += constraints_.J.transpose() * e_;
+    }
+    r_ *= scale;
+    // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].
+    T_ = M_;
+    if (springs_.active()) T_ += mix * ((g * h) * C_ + (b * h * h) * K_);
+    if (constraints_.size()) T_.noalias() += (mix * b * h * h * alpha) * (constraints_.J.transpose() * constraints_.J);
+    tangent_.compute(T_);
+    if (tangent_.info() != Eigen::Success) break;
+    tangent_.solveInPlace(r_);
+    dz_ -= r_;
+    correction = infNorm(r_);
+  }
+  report.residual = correction;
+  if (report.converged && constraints_.size()) {
+    // Velocity and acceleration projections with the last factorisation, eq. (35)-(36). The
+    // acceleration-like variable moves with the projected accelerations so that its defining
+    // relation keeps holding.
+    const double weight = mix * b * h * h * alpha;
+    const double velocityError = project(v_, constraints_.nu, weight);
+    updateVelocities(model_, ws_, q_, v_);
+    constraints_.accelerationBias(ws_, tNew);
+    aHat_ = qdd_;  // free again: keeps the unprojected accelerations
+    const double accelerationError = project(qdd_, constraints_.gamma, weight);
+    a_ += (1.0 / mix) * (qdd_ - aHat_);
+    report.projectionFailed =
+        !(velocityError <= options_.projectionTolerance && accelerationError <= options_.projectionTolerance);
+    report.converged = !report.projectionFailed;
+  }
+  if (!report.converged) {
+    lambda_ = lambdaSaved_;
+    return report;
+  }
+  accelerationLike_ = a_;
+  xNew.head(nq) = q_;
+  xNew.tail(nv) = v_;
+  configurationRate(model_, q_, v_, fNew.head(nq));
+  fNew.tail(nv) = qdd_;
+  return report;
+}
+
+void HybridFormulation::save(ArchiveWriter& out) const {
+  out.put(lambda_);
+  out.put(accelerationLike_);
+  out.put(massScale_);
+}
+
+void HybridFormulation::restore(ArchiveReader& in) {
+  Eigen::VectorXd lambda = in.getVector(), accelerationLike = in.getVector();
+  const double scale = in.getDouble();
+  if (lambda.size() != lambda_.size() || accelerationLike.size() != accelerationLike_.size() || !(scale > 0.0))
+    throw Error(in.label() + ": the saved hybrid-formulation state does not fit this model");
+  lambda_ = lambda;
+  accelerationLike_ = accelerationLike;
+  massScale_ = scale;
+}
+
+}  // namespace articula
