@@ -1,6 +1,7 @@
 #include "articula/dynamics/hybrid.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
@@ -13,6 +14,8 @@ constexpr double kPenaltyRatio = 1e4;
 // Penalty projections reduce the violation by a factor of about 1 / kPenaltyRatio each; a few
 // suffice, and a projection that has not converged after this many has met a singular Jacobian.
 constexpr int kMaxProjectionIterations = 20;
+// Corrections of the increment below this many ulps of the positions are round-off (see step()).
+constexpr double kRoundoffUlps = 16.0;
 
 double infNorm(const Eigen::VectorXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
 }  // namespace
@@ -105,11 +108,19 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
 
   const double alpha = penaltyFor(h);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
-  const double scale = b * h * h / mix;         // residual scaling, as in eq. (27)
+  const double scale = b * h * h * mix;         // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
 
+  // The increment is a tiny fraction of the accelerations it determines (a = dz / (beta h^2) +
+  // ...): the iteration must converge in the accelerations, or their errors, carried from step
+  // to step, would grow as the step shrinks.
+  // Below that, positions limit: the constraints are evaluated at q_n (+) dz, rounded to a few
+  // ulps of q, so corrections of that size are noise (what they leave in the accelerations, the
+  // projection removes).
+  const double accelerationTolerance = options_.newtonTolerance;
+  const double roundoffFloor = kRoundoffUlps * std::numeric_limits<double>::epsilon() * (1.0 + infNorm(x.head(nq)));
   NewtonReport report;
-  double correction = INFINITY;
+  double correction = INFINITY, incrementCorrection = INFINITY;
   for (report.iterations = 1; report.iterations <= options_.maxIterations; ++report.iterations) {
     q_ = qn;
     integrateConfiguration(model_, q_, dz_);
@@ -123,7 +134,8 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     // the constraint error of the positions before the correction instead would lag one
     // iteration behind, and the coupled iteration then oscillates instead of converging.
     if (report.iterations > 1 && constraints_.size()) lambda_ += alpha * constraints_.g;
-    if (correction <= options_.newtonTolerance && report.constraintError <= options_.constraintTolerance) {
+    if ((correction <= accelerationTolerance * (1.0 + infNorm(qdd_)) || incrementCorrection <= roundoffFloor) &&
+        report.constraintError <= options_.constraintTolerance) {
       report.converged = true;
       break;
     }
@@ -142,7 +154,8 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     if (tangent_.info() != Eigen::Success) break;
     tangent_.solveInPlace(r_);
     dz_ -= r_;
-    correction = infNorm(r_);
+    incrementCorrection = infNorm(r_);
+    correction = incrementCorrection / (b * h * h);  // the correction of a_{n+1}
   }
   report.residual = correction;
   if (report.converged && constraints_.size()) {

@@ -27,7 +27,9 @@ struct AugmentedLagrangianOptions {
   /// error about 1e4-fold, while alpha times the round-off of the constraint functions stays far
   /// below the constraint forces (a ratio of 1e7 already made the multipliers noisy).
   double penalty = 0.0;
-  double newtonTolerance = 1e-10;      ///< |correction|_inf of the increment (m or rad)
+  /// Convergence of the Newton iteration: the correction it makes to the acceleration-like
+  /// variable, |delta a|_inf <= newtonTolerance * (1 + |qdd|_inf) (relative, in m/s^2 or rad/s^2).
+  double newtonTolerance = 1e-10;
   double constraintTolerance = 1e-10;  ///< |Phi|_inf at convergence (m or rad)
   double projectionTolerance = 1e-11;  ///< |J v - nu|_inf and |J a - gamma|_inf after projection
   int maxIterations = 30;

@@ -38,7 +38,7 @@ std::vector<std::string_view> structuralIntegratorNames();
 struct NewtonReport {
   bool converged = false;
   int iterations = 0;
-  double residual = 0.0;        ///< |correction|_inf of the last iteration
+  double residual = 0.0;        ///< size of the last correction (the problem's own measure)
   double constraintError = 0.0;  ///< |g|_inf at the end
   bool projectionFailed = false; ///< converged, but the velocity/acceleration projection did not
 };

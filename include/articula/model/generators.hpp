@@ -13,4 +13,38 @@ namespace articula {
 ModelBuilder chainBuilder(int links, bool spatial);
 inline Model makeChain(int links, bool spatial) { return chainBuilder(links, spatial).build(); }
 
+/// IFToMM multibody benchmark A02, the N four-bar mechanism (reference/README.md section 1):
+/// `fourBars` parallelograms in a row made of 2N+1 slender rods of 1 m and 1 kg (in-plane
+/// moment of inertia exactly m L^2 / 12; a 0.02 m square section gives the axial one).
+/// Bodies crank0..crankN and coupler1..couplerN, each with its frame at its proximal hinge
+/// and the rod along its local x. Joints: "A<i>", crank i revolute about z on the ground at
+/// (i, 0, 0), q0 = pi/2 (standing up), v0 = -1 rad/s; "B<i-1>", coupler i revolute about z
+/// at the tip of crank i-1, q0 = -pi/2 (horizontal at y = 1), v0 = +1 rad/s (it
+/// translates). Loops "loop_B<i>" (revolute about z) join the far end of coupler i to the
+/// tip of crank i. At q0, v0 every constraint holds exactly (up to rounding); crank 0 is
+/// locked in assembly so assembly keeps this state. Marker "B0" at the tip of crank 0
+/// starts at (0, 1, 0) moving at 1 m/s along +x. Gravity (0, -9.81, 0).
+/// Name "n_four_bar<N>". Throws Error for fourBars < 1.
+ModelBuilder nFourBarBuilder(int fourBars);
+inline Model makeNFourBar(int fourBars) { return nFourBarBuilder(fourBars).build(); }
+
+/// Spatial RSSR (revolute-spherical-spherical-revolute) crank-rocker, one closed loop.
+/// Uniform rods of 1 kg/m with a 0.02 m square section:
+///  - crank, 0.3 m along its local x: joint "A" revolute about the world z axis at the origin;
+///  - coupler, 1.2 m along its local x: joint "B" spherical (quaternion) at the crank tip;
+///  - rocker, 0.6 m along its local y: joint "D" revolute about the world x axis at
+///    D = (0.4, 0.8, 0.8), so that its tip is D + 0.6 (0, cos qD, sin qD);
+///  - loop "C" (ball) joins the far end of the coupler to the rocker tip.
+/// The loop closes for every crank angle with a transmission angle (between the coupler and
+/// the rocker) within about 52..128 degrees; the model takes the branch with the rocker
+/// hanging down (qD from -91 to -29 degrees over a crank turn). q0 is the exact closure at
+/// `crankAngle` (coupler with no spin about its own axis), v0 the consistent velocities for
+/// a crank speed of 2 rad/s (coupler angular velocity normal to its axis). The crank is
+/// locked in assembly. The coupler's spin about its own axis is an idle degree of freedom
+/// (axial inertia 8e-5 kg m^2 keeps the mass matrix positive definite).
+/// Markers "B" (crank tip), "C" (rocker tip), "coupler_mid". Gravity (0, 0, -9.81): the
+/// crank turns in the horizontal plane. Name "rssr".
+ModelBuilder rssrBuilder(double crankAngle = 0.0);
+inline Model makeRssr(double crankAngle = 0.0) { return rssrBuilder(crankAngle).build(); }
+
 }  // namespace articula
