@@ -6,7 +6,11 @@
 #include <cstdlib>
 #include <new>
 
+#include <limits>
+
+#include "../simulation/four_bar_models.hpp"
 #include "articula/integrate/integrator.hpp"
+#include "articula/integrate/structural.hpp"
 #include "articula/model/generators.hpp"
 #include "articula/simulate/system.hpp"
 
@@ -64,4 +68,29 @@ TEST(StepAllocations, PlanarAbaAllocatesNothing) {
 TEST(StepAllocations, CrbaAllocatesNothing) {
   const Model model = makeChain(16, true);
   EXPECT_EQ(allocationsDuringSteps("crba", "rk4", model), 0);
+}
+
+TEST(StepAllocations, SemiRecursiveAllocatesNothing) {
+  const Model model = makeChain(16, true);
+  EXPECT_EQ(allocationsDuringSteps("semi-recursive", "rk4", model), 0);
+}
+
+TEST(StepAllocations, HybridWithEveryStructuralIntegratorAllocatesNothing) {
+  const Model model = test_models::fourBarCutAtC().build();
+  Eigen::VectorXd q = model.q0, v = model.v0;
+  assemble(model, 0.0, q, v);
+  Eigen::VectorXd x(model.nq + model.nv);
+  x << q, v;
+  for (const char* integrator : {"trapezoidal", "newmark", "hht", "generalized-alpha"}) {
+    auto problem = makeIndex3Problem("hybrid", model);
+    MultibodySystem system(model, makeFormulation("reference", model), Stabilization::None);
+    IntegratorOptions o;
+    o.dt = 1e-3;
+    auto integ = makeStructuralIntegrator(integrator, std::numeric_limits<double>::quiet_NaN(), o, *problem);
+    integ->initialize(system, 0.0, x);
+    integ->step(1.0);
+    const long before = allocations.load();
+    for (int k = 0; k < 200; ++k) integ->step(1.0);
+    EXPECT_EQ(allocations.load() - before, 0) << integrator;
+  }
 }

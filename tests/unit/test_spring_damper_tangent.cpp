@@ -1,0 +1,93 @@
+// The analytic stiffness and damping matrices of springs and dampers (seed 001 eq. (28)-(34))
+// against central differences of the generalised forces.
+#include <gtest/gtest.h>
+
+#include "articula/dynamics/force_elements.hpp"
+#include "articula/dynamics/semi_recursive.hpp"
+#include "articula/dynamics/spring_damper_tangent.hpp"
+#include "articula/kinematics/kinematics.hpp"
+#include "random_model.hpp"
+
+using namespace articula;
+
+namespace {
+
+// A random tree without gravity whose only forces are joint springs and point springs, the
+// point springs at their rest length: there the term the seed neglects (force times the second
+// derivative of the length) vanishes, so the analytic K is the exact -dQ/dq.
+Model springTree(int bodies, unsigned seed) {
+  ModelBuilder b = test_models::randomTree(bodies, seed);
+  b.gravity = Vec3::Zero();
+  const Model bare = b.build();
+  std::mt19937 gen(seed + 77);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int i = 1; i <= bare.bodyCount(); ++i) {
+    const Joint& j = bare.joints[i];
+    if (j.nv == 0 || !jointHasScalarCoordinates(j.type)) continue;
+    JointSpringSpec s;
+    s.name = "js" + std::to_string(i), s.joint = j.name, s.dof = i % j.nv;
+    s.stiffness = 30.0 + 10.0 * u(gen), s.damping = 2.0 + u(gen), s.restPosition = u(gen);
+    b.addJointSpring(s);
+  }
+  Workspace ws(bare);
+  updatePositions(bare, ws, bare.q0);
+  for (int k = 1; k <= bare.bodyCount(); ++k) {
+    PointSpringSpec s;
+    const int other = k == 1 ? 0 : 1 + static_cast<int>(gen() % static_cast<unsigned>(k - 1));
+    s.name = "ps" + std::to_string(k), s.bodyA = bare.bodies[k].name, s.bodyB = bare.bodies[other].name;
+    s.pointA = Vec3(0.2 * u(gen), 0.2 * u(gen), 0.2 * u(gen)), s.pointB = Vec3(0.2 * u(gen), 0.2 * u(gen), 0.2 * u(gen));
+    s.restLength = (pointPosition(ws, other, s.pointB) - pointPosition(ws, k, s.pointA)).norm();
+    s.stiffness = 80.0 + 20.0 * u(gen), s.damping = 3.0 + u(gen);
+    b.addPointSpring(s);
+  }
+  return b.build();
+}
+
+Eigen::VectorXd forces(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  Workspace ws(model);
+  updateVelocities(model, ws, q, v);
+  evaluateForceElements(model, ws, 0.0, q, v);
+  Eigen::VectorXd Q(model.nv);
+  SemiRecursiveDynamics(model).forces(ws, Q);
+  return Q;
+}
+
+}  // namespace
+
+// Central differences with eps = 1e-6 err by about eps^2 |Q'''| ~ 1e-10 relative, and round-off
+// adds 1e-16 |Q| / eps ~ 1e-10: 1e-7 relative separates them from any missing term (the
+// neglected geometric stiffness away from rest length is of order 1 here).
+TEST(SpringDamperTangent, MatchesCentralDifferencesOfTheForces) {
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    const Model model = springTree(6, seed);
+    const int n = model.nv;
+    Workspace ws(model);
+    updatePositions(model, ws, model.q0);
+    Eigen::MatrixXd K(n, n), C(n, n);
+    SpringDamperTangent tangent(model);
+    ASSERT_TRUE(tangent.active());
+    tangent.evaluate(ws, K, C);
+
+    constexpr double eps = 1e-6;
+    const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(n);
+    Eigen::MatrixXd Kfd(n, n), Cfd(n, n);
+    for (int j = 0; j < n; ++j) {
+      Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
+      step[j] = eps;
+      Eigen::VectorXd qp = model.q0, qm = model.q0;
+      integrateConfiguration(model, qp, step);
+      integrateConfiguration(model, qm, Eigen::VectorXd(-step));
+      Kfd.col(j) = -(forces(model, qp, v0) - forces(model, qm, v0)) / (2 * eps);
+      // At v = 0 the velocity products are even in v and cancel in the central difference.
+      Cfd.col(j) = -(forces(model, model.q0, step) - forces(model, model.q0, Eigen::VectorXd(-step))) / (2 * eps);
+    }
+    EXPECT_LT((K - Kfd).norm(), 1e-7 * Kfd.norm()) << "seed " << seed;
+    EXPECT_LT((C - Cfd).norm(), 1e-7 * Cfd.norm()) << "seed " << seed;
+    EXPECT_LT((K - K.transpose()).norm(), 1e-14 * K.norm());
+  }
+}
+
+TEST(SpringDamperTangent, InactiveWithoutSpringsOrDampers) {
+  const Model model = test_models::randomTree(4, 3).build();
+  EXPECT_FALSE(SpringDamperTangent(model).active());
+}
