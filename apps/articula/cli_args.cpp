@@ -14,6 +14,9 @@ usage:
   articula check MODEL.yaml                validate the model (exit 0 when valid)
   articula generate chain --n N [--spatial] -o FILE.yaml
                                            write the N-link pendulum chain benchmark model
+  articula generate n-four-bar --n N -o FILE.yaml
+                                           write the N four-bar mechanism (IFToMM benchmark A02)
+  articula generate rssr -o FILE.yaml      write the spatial RSSR crank-rocker (one closed loop)
   articula --help | --version
 
 simulate options:
@@ -109,24 +112,27 @@ void parseSimulate(Args& args, Command& c) {
 }
 
 void parseGenerate(Args& args, Command& c) {
-  if (args.done()) throw UsageError("generate needs a model kind (chain)");
+  if (args.done()) throw UsageError("generate needs a model kind (chain, n-four-bar, rssr)");
   const std::string kind = args.next();
-  if (kind != "chain") throw UsageError("unknown model kind '" + kind + "' for generate (valid: chain)");
-  c.kind = Command::Kind::GenerateChain;
+  if (kind == "chain") c.kind = Command::Kind::GenerateChain;
+  else if (kind == "n-four-bar") c.kind = Command::Kind::GenerateNFourBar;
+  else if (kind == "rssr") c.kind = Command::Kind::GenerateRssr;
+  else throw UsageError("unknown model kind '" + kind + "' for generate (valid: chain, n-four-bar, rssr)");
+  const bool takesN = c.kind != Command::Kind::GenerateRssr;
   bool haveN = false;
   while (!args.done()) {
     const std::string& a = args.next();
-    if (a == "--n") {
+    if (a == "--n" && takesN) {
       const double n = args.number(a);
       if (n < 1 || n > 100000 || n != std::floor(n)) throw UsageError("--n must be an integer from 1 to 100000");
       c.links = static_cast<int>(n);
       haveN = true;
-    } else if (a == "--spatial") c.spatial = true;
+    } else if (a == "--spatial" && c.kind == Command::Kind::GenerateChain) c.spatial = true;
     else if (a == "-o" || a == "--output") c.outputFile = args.value(a);
-    else throw UsageError("unknown argument '" + a + "' for generate chain");
+    else throw UsageError("unknown argument '" + a + "' for generate " + kind);
   }
-  if (!haveN) throw UsageError("generate chain needs --n N");
-  if (c.outputFile.empty()) throw UsageError("generate chain needs -o FILE");
+  if (takesN && !haveN) throw UsageError("generate " + kind + " needs --n N");
+  if (c.outputFile.empty()) throw UsageError("generate " + kind + " needs -o FILE");
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ class UsageError : public std::runtime_error {
 };
 
 struct Command {
-  enum class Kind { Help, Version, Simulate, Info, Check, GenerateChain };
+  enum class Kind { Help, Version, Simulate, Info, Check, GenerateChain, GenerateNFourBar, GenerateRssr };
   Kind kind = Kind::Help;
   std::string modelPath;
   // simulate
@@ -29,9 +29,9 @@ struct Command {
   bool quiet = false;
   std::optional<double> checkpointSeconds;  ///< --checkpoint: restart-file interval
   bool resume = false;                      ///< --resume: continue from OUTDIR/restart.bin
-  // generate chain
-  int links = 0;
-  bool spatial = false;
+  // generate chain | n-four-bar | rssr
+  int links = 0;         ///< --n: links of the chain, four-bars of the n-four-bar
+  bool spatial = false;  ///< chain only
   std::string outputFile;
 };
 

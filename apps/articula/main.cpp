@@ -84,6 +84,15 @@ int simulateCommand(const cli::Command& c) {
   return 0;
 }
 
+// `articula generate`: the model in the YAML format.
+int writeGenerated(const Model& model, const std::string& path) {
+  std::ofstream out(path);
+  writeModelYaml(model, out);
+  out.flush();
+  if (!out) throw Error("cannot write '" + path + "'");
+  return 0;
+}
+
 int run(const cli::Command& c) {
   switch (c.kind) {
     case cli::Command::Kind::Help:
@@ -104,14 +113,12 @@ int run(const cli::Command& c) {
                 << model.constraintCount() << " constraint equations)\n";
       return 0;
     }
-    case cli::Command::Kind::GenerateChain: {
-      const Model model = makeChain(c.links, c.spatial);
-      std::ofstream out(c.outputFile);
-      writeModelYaml(model, out);
-      out.flush();
-      if (!out) throw Error("cannot write '" + c.outputFile + "'");
-      return 0;
-    }
+    case cli::Command::Kind::GenerateChain:
+      return writeGenerated(makeChain(c.links, c.spatial), c.outputFile);
+    case cli::Command::Kind::GenerateNFourBar:
+      return writeGenerated(makeNFourBar(c.links), c.outputFile);
+    case cli::Command::Kind::GenerateRssr:
+      return writeGenerated(makeRssr(), c.outputFile);
   }
   return 2;
 }

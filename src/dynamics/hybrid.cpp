@@ -27,7 +27,10 @@ HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangi
       dynamics_(model),
       springs_(model),
       constraints_(model),
-      tangent_(model.nv),
+      derivatives_(options.finiteDifferenceTangent ? std::make_unique<ForceDerivatives>(model, options.derivatives)
+                                                   : nullptr),
+      cholesky_(model.nv),
+      lu_(model.nv),
       M_(model.nv, model.nv),
       K_(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       C_(Eigen::MatrixXd::Zero(model.nv, model.nv)),
@@ -44,7 +47,8 @@ HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangi
       vHat_(model.nv),
       aHat_(model.nv),
       r_(model.nv),
-      e_(model.constraintCount()) {
+      e_(model.constraintCount()),
+      luRhs_(model.nv) {
   if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
     throw Error("hybrid formulation: the penalty factor must be 0 (automatic) or positive and finite");
 }
@@ -53,7 +57,10 @@ void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen
   updateVelocities(model_, ws_, q, v);
   evaluateForceElements(model_, ws_, t, q, v);
   dynamics_.evaluate(ws_, M_, Q_);  // seed 001 eq. (14)-(19)
-  if (springs_.active()) springs_.evaluate(ws_, K_, C_);
+  if (derivatives_)
+    derivatives_->evaluate(t, q, v, K_, C_);  // seed 004 eq. (52)-(53)
+  else if (springs_.active())
+    springs_.evaluate(ws_, K_, C_);  // seed 001 eq. (28)-(34)
   if (constraints_.size()) {
     constraints_.positions(ws_, t, q);
     constraints_.jacobian(ws_, t);
@@ -85,10 +92,28 @@ double HybridFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& tar
     error = infNorm(e_);
     if (error <= options_.projectionTolerance) break;
     r_.noalias() = weight * (J.transpose() * e_);
-    tangent_.solveInPlace(r_);
+    solveTangent(r_);
     y -= r_;
   }
   return error;
+}
+
+bool HybridFormulation::factorizeTangent() {
+  if (derivatives_) {
+    lu_.compute(T_);
+    // PartialPivLU does not report failure: a vanishing pivot shows as a non-finite determinant.
+    return std::isfinite(lu_.matrixLU().diagonal().prod()) && lu_.matrixLU().diagonal().cwiseAbs().minCoeff() > 0.0;
+  }
+  cholesky_.compute(T_);
+  return cholesky_.info() == Eigen::Success;
+}
+
+void HybridFormulation::solveTangent(Eigen::VectorXd& x) {
+  if (derivatives_) {
+    luRhs_ = x;
+    x.noalias() = lu_.solve(luRhs_);
+  } else
+    cholesky_.solveInPlace(x);
 }
 
 NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& x,
@@ -148,11 +173,10 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     r_ *= scale;
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].
     T_ = M_;
-    if (springs_.active()) T_ += mix * ((g * h) * C_ + (b * h * h) * K_);
+    if (derivatives_ || springs_.active()) T_ += mix * ((g * h) * C_ + (b * h * h) * K_);
     if (constraints_.size()) T_.noalias() += (mix * b * h * h * alpha) * (constraints_.J.transpose() * constraints_.J);
-    tangent_.compute(T_);
-    if (tangent_.info() != Eigen::Success) break;
-    tangent_.solveInPlace(r_);
+    if (!factorizeTangent()) break;
+    solveTangent(r_);
     dz_ -= r_;
     incrementCorrection = infNorm(r_);
     correction = incrementCorrection / (b * h * h);  // the correction of a_{n+1}

@@ -1,5 +1,7 @@
 #include "articula/model/generators.hpp"
 
+#include <cmath>
+#include <numbers>
 #include <string>
 
 namespace articula {
@@ -32,6 +34,158 @@ ModelBuilder chainBuilder(int links, bool spatial) {
     joint.q0 = {i == 1 ? 0.3 : 0.1};
     b.addJoint(joint);
   }
+  return b;
+}
+
+namespace {
+
+// prefix + i (appended: GCC 12 warns falsely about `"A" + std::to_string(i)`, -Wrestrict).
+std::string numbered(const char* prefix, int i) {
+  std::string s = prefix;
+  s += std::to_string(i);
+  return s;
+}
+
+constexpr double kRodSide = 0.02;  // square section of the example rods (visual, axial inertia)
+
+// Uniform rod of `mass` and `length` along the body's local x (or y), frame at one end.
+BodySpec rod(const std::string& name, double mass, double length, const char* color, bool alongY = false) {
+  BodySpec b;
+  b.name = name;
+  b.mass = mass;
+  const Vec3 edges = alongY ? Vec3(kRodSide, length, kRodSide) : Vec3(length, kRodSide, kRodSide);
+  b.com = alongY ? Vec3(0.0, 0.5 * length, 0.0) : Vec3(0.5 * length, 0.0, 0.0);
+  b.inertia = boxInertia(mass, edges);
+  b.shape.kind = Shape::Kind::Box;
+  b.shape.size = edges;
+  b.shape.position = b.com;
+  b.shape.color = color;
+  return b;
+}
+
+JointSpec revolute(const std::string& name, const std::string& parent, const std::string& child, const Vec3& at,
+                   const Vec3& axis, double q, double v, bool locked = false) {
+  JointSpec j;
+  j.name = name;
+  j.type = JointType::Revolute;
+  j.parent = parent;
+  j.child = child;
+  j.position = at;
+  j.axis = axis;
+  j.q0 = {q};
+  j.v0 = {v};
+  j.lockedInAssembly = locked;
+  return j;
+}
+
+constexpr const char* kCrankColor = "#e0873a";
+constexpr const char* kCouplerColor = "#4f8fd8";
+constexpr const char* kRockerColor = "#59b36b";
+
+}  // namespace
+
+ModelBuilder nFourBarBuilder(int fourBars) {
+  if (fourBars < 1) throw Error("an N four-bar mechanism needs at least one four-bar (got " + std::to_string(fourBars) + ")");
+  constexpr double kLength = 1.0, kMass = 1.0;
+  constexpr double kHalfPi = std::numbers::pi / 2;
+  ModelBuilder b;
+  b.name = numbered("n_four_bar", fourBars);
+  b.gravity = Vec3(0.0, -9.81, 0.0);
+  const auto crank = [](int i) { return numbered("crank", i); };
+  const auto coupler = [](int i) { return numbered("coupler", i); };
+  const Vec3 tip(kLength, 0.0, 0.0);
+  for (int i = 0; i <= fourBars; ++i) {
+    // Slender rod: the in-plane moments are exactly m L^2 / 12 (benchmark A02); the
+    // axial one is that of the square section.
+    for (int k = 0; k < 2; ++k) {
+      if (k == 1 && i == 0) continue;
+      BodySpec body = rod(k == 0 ? crank(i) : coupler(i), kMass, kLength, k == 0 ? kCrankColor : kCouplerColor);
+      body.inertia(1, 1) = body.inertia(2, 2) = kMass * kLength * kLength / 12.0;
+      b.addBody(body);
+    }
+    // Crank i stands up from its ground pivot A_i = (i, 0, 0) and turns at -1 rad/s, so
+    // its tip B_i moves at +1 m/s along x.
+    b.addJoint(revolute(numbered("A", i), "ground", crank(i), Vec3(i * kLength, 0.0, 0.0), Vec3::UnitZ(), kHalfPi, -1.0,
+                        i == 0));
+    if (i == 0) continue;
+    // Coupler i hangs on B_{i-1}, horizontal (absolute angle 0), translating with the tips.
+    b.addJoint(revolute(numbered("B", i - 1), crank(i - 1), coupler(i), tip, Vec3::UnitZ(), -kHalfPi, 1.0));
+    LoopSpec loop;
+    loop.name = numbered("loop_B", i);
+    loop.type = LoopConstraint::Type::Revolute;
+    loop.bodyA = coupler(i);
+    loop.pointA = tip;
+    loop.bodyB = crank(i);
+    loop.pointB = tip;
+    loop.axisA = loop.axisB = Vec3::UnitZ();
+    b.addLoop(loop);
+  }
+  b.addMarker({"B0", crank(0), tip, {}});
+  return b;
+}
+
+ModelBuilder rssrBuilder(double crankAngle) {
+  constexpr double kCrank = 0.3, kCoupler = 1.2, kRocker = 0.6, kCrankSpeed = 2.0;
+  const Vec3 rockerPivot(0.4, 0.8, 0.8);
+  if (!std::isfinite(crankAngle)) throw Error("the RSSR crank angle must be finite");
+
+  // Closure at this crank angle. Crank tip P = kCrank (cos t, sin t, 0); rocker tip
+  // R(phi) = D + kRocker (0, cos phi, sin phi); |R - P| = kCoupler gives, with w = D - P,
+  // |w|^2 + kRocker^2 + 2 kRocker rho cos(phi - alpha) = kCoupler^2, rho = |(w_y, w_z)|,
+  // alpha = atan2(w_z, w_y). The minus branch is the rocker hanging down.
+  const Mat3 crankRotation = Eigen::AngleAxisd(crankAngle, Vec3::UnitZ()).toRotationMatrix();
+  const Vec3 P = crankRotation * Vec3(kCrank, 0.0, 0.0);
+  const Vec3 w = rockerPivot - P;
+  const double rho = std::hypot(w.y(), w.z());
+  const double cosine = (kCoupler * kCoupler - w.squaredNorm() - kRocker * kRocker) / (2.0 * kRocker * rho);
+  if (std::abs(cosine) >= 1.0) throw Error("the RSSR loop does not close (internal geometry error)");
+  const double phi = std::atan2(w.z(), w.y()) - std::acos(cosine);
+  const Vec3 R = rockerPivot + kRocker * Vec3(0.0, std::cos(phi), std::sin(phi));
+  const Vec3 e = (R - P) / kCoupler;  // coupler axis, world
+
+  // Coupler orientation relative to the crank: the shortest rotation taking x onto the axis
+  // (no spin about the coupler's own axis).
+  const Quat couplerInCrank = Quat::FromTwoVectors(Vec3::UnitX(), crankRotation.transpose() * e).normalized();
+  const Mat3 couplerRotation = crankRotation * couplerInCrank.toRotationMatrix();
+
+  // Velocities for the crank at kCrankSpeed: the rocker tip moves along t = x x (R - D);
+  // the coupler's axial relative velocity vanishes: (vR - vP) . e = 0.
+  const Vec3 vP = kCrankSpeed * Vec3::UnitZ().cross(P);
+  const Vec3 t = Vec3::UnitX().cross(R - rockerPivot);
+  const double phiDot = vP.dot(e) / t.dot(e);
+  const Vec3 vR = phiDot * t;
+  const Vec3 omega = e.cross(vR - vP) / kCoupler;  // coupler angular velocity normal to its axis
+  // Spherical joint velocity: angular velocity relative to the crank in coupler coordinates.
+  const Vec3 omegaRelative = couplerRotation.transpose() * (omega - kCrankSpeed * Vec3::UnitZ());
+
+  ModelBuilder b;
+  b.name = "rssr";
+  b.gravity = Vec3(0.0, 0.0, -9.81);
+  b.addBody(rod("crank", kCrank, kCrank, kCrankColor));
+  b.addBody(rod("coupler", kCoupler, kCoupler, kCouplerColor));
+  b.addBody(rod("rocker", kRocker, kRocker, kRockerColor, true));
+  b.addJoint(revolute("A", "ground", "crank", Vec3::Zero(), Vec3::UnitZ(), crankAngle, kCrankSpeed, true));
+  JointSpec ball;
+  ball.name = "B";
+  ball.type = JointType::Spherical;
+  ball.parent = "crank";
+  ball.child = "coupler";
+  ball.position = Vec3(kCrank, 0.0, 0.0);
+  ball.q0 = {couplerInCrank.w(), couplerInCrank.x(), couplerInCrank.y(), couplerInCrank.z()};
+  ball.v0 = {omegaRelative.x(), omegaRelative.y(), omegaRelative.z()};
+  b.addJoint(ball);
+  b.addJoint(revolute("D", "ground", "rocker", rockerPivot, Vec3::UnitX(), phi, phiDot));
+  LoopSpec loop;
+  loop.name = "C";
+  loop.type = LoopConstraint::Type::Ball;
+  loop.bodyA = "coupler";
+  loop.pointA = Vec3(kCoupler, 0.0, 0.0);
+  loop.bodyB = "rocker";
+  loop.pointB = Vec3(0.0, kRocker, 0.0);
+  b.addLoop(loop);
+  b.addMarker({"B", "crank", Vec3(kCrank, 0.0, 0.0), {}});
+  b.addMarker({"C", "rocker", Vec3(0.0, kRocker, 0.0), {}});
+  b.addMarker({"coupler_mid", "coupler", Vec3(0.5 * kCoupler, 0.0, 0.0), {}});
   return b;
 }
 

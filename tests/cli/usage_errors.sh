@@ -19,4 +19,19 @@ expected="cannot open the model file"; expect_usage info "$out/missing.yaml"
 "$articula" check "$out/chain8.yaml" | grep -q "8 bodies"
 "$articula" simulate "$out/chain8.yaml" --t-end 0.5 --out "$out/c" --quiet --no-html
 test ! -e "$out/c/animation.html"
+# The closed-loop generators; the shipped models are their output (below the comment header).
+expected="generate n-four-bar needs --n N"; expect_usage generate n-four-bar -o "$out/x.yaml"
+expected="--n must be an integer from 1 to 100000"; expect_usage generate n-four-bar --n 0 -o "$out/x.yaml"
+expected="unknown argument '--n' for generate rssr"; expect_usage generate rssr --n 3 -o "$out/x.yaml"
+expected="unknown model kind 'four-bar' for generate (valid: chain, n-four-bar, rssr)"; expect_usage generate four-bar -o "$out/x.yaml"
+test ! -e "$out/x.yaml"
+"$articula" --help | grep -q "articula generate n-four-bar --n N -o FILE.yaml"
+"$articula" generate n-four-bar --n 3 -o "$out/nfb3.yaml"
+"$articula" check "$out/nfb3.yaml" | grep -q "7 bodies, 7 tree degrees of freedom, 15 constraint equations"
+"$articula" generate n-four-bar --n 10 -o "$out/nfb10.yaml"
+diff <(grep -v '^#' "$root/models/n_four_bar.yaml") <(grep -v '^#' "$out/nfb10.yaml")
+"$articula" generate rssr -o "$out/rssr.yaml"
+diff <(grep -v '^#' "$root/models/rssr.yaml") <(grep -v '^#' "$out/rssr.yaml")
+"$articula" check "$out/rssr.yaml" | grep -q "3 bodies, 5 tree degrees of freedom, 3 constraint equations"
+"$articula" simulate "$out/rssr.yaml" --t-end 0.2 --out "$out/r" --quiet --no-html
 echo "usage errors ok"

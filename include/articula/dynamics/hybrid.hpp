@@ -12,7 +12,10 @@
 #pragma once
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <memory>
 
+#include "articula/dynamics/force_derivatives.hpp"
 #include "articula/dynamics/semi_recursive.hpp"
 #include "articula/dynamics/spring_damper_tangent.hpp"
 #include "articula/integrate/structural.hpp"
@@ -33,6 +36,11 @@ struct AugmentedLagrangianOptions {
   double constraintTolerance = 1e-10;  ///< |Phi|_inf at convergence (m or rad)
   double projectionTolerance = 1e-11;  ///< |J v - nu|_inf and |J a - gamma|_inf after projection
   int maxIterations = 30;
+  /// K and C of the tangent matrix: the analytic spring-damper terms (seed 001 eq. (28)-(34),
+  /// symmetric: Cholesky), or finite differences of all forces (seed 004 eq. (52)-(53), general:
+  /// LU), in parallel and grouped by topology as `derivatives` says.
+  bool finiteDifferenceTangent = false;
+  ForceDerivativeOptions derivatives;
 };
 
 class HybridFormulation final : public Index3Problem {
@@ -57,6 +65,9 @@ class HybridFormulation final : public Index3Problem {
   /// Iterated penalty projection of y onto J y = target with the factorised tangent matrix;
   /// returns |J y - target|_inf.
   double project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);
+  /// Factorises T_ (Cholesky, or LU with finite-difference K and C); false when it fails.
+  bool factorizeTangent();
+  void solveTangent(Eigen::VectorXd& x);
 
   const Model& model_;
   AugmentedLagrangianOptions options_;
@@ -64,12 +75,14 @@ class HybridFormulation final : public Index3Problem {
   Workspace ws_;
   SemiRecursiveDynamics dynamics_;
   SpringDamperTangent springs_;
+  std::unique_ptr<ForceDerivatives> derivatives_;  ///< with finiteDifferenceTangent only
   ConstraintEvaluator constraints_;
-  Eigen::LLT<Eigen::MatrixXd> tangent_;
+  Eigen::LLT<Eigen::MatrixXd> cholesky_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   Eigen::MatrixXd M_, K_, C_, T_;
   Eigen::VectorXd Q_, lambda_, lambdaSaved_;
   Eigen::VectorXd accelerationLike_;  ///< a_n of the Arnold-Bruls form (structural.hpp)
-  Eigen::VectorXd dz_, q_, v_, a_, qdd_, vHat_, aHat_, r_, e_;
+  Eigen::VectorXd dz_, q_, v_, a_, qdd_, vHat_, aHat_, r_, e_, luRhs_;
   double massScale_ = 1.0;
 };
 
