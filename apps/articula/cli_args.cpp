@@ -30,6 +30,10 @@ simulate options:
                          (default -0.05), hht deltaF in [0, 1/3] (0.05), generalized-alpha
                          rhoInfinity in [0, 1] (0.9)
   --penalty ALPHA        augmented-Lagrangian penalty factor (default: automatic, see docs)
+  --tangent KIND         K and C of the structural integrators' tangent matrix: analytic
+                         (default: springs and dampers) or finite-difference (all forces)
+  --threads N            threads of the finite-difference tangent (default 1; same results
+                         for every N)
   --rtol X, --atol X     rk45 tolerances (default 1e-8, 1e-10)
   --t-end SECONDS        end time (default 10)
   --output-dt SECONDS    sampling period of the outputs (default 0.01)
@@ -86,6 +90,16 @@ void parseSimulate(Args& args, Command& c) {
     else if (a == "--dt") c.options.integratorOptions.dt = args.positive(a);
     else if (a == "--basic-parameter") c.options.basicParameter = args.number(a);
     else if (a == "--penalty") c.options.augmentedLagrangian.penalty = args.positive(a);
+    else if (a == "--tangent") {
+      const std::string& k = args.value(a);
+      if (k == "analytic") c.options.augmentedLagrangian.finiteDifferenceTangent = false;
+      else if (k == "finite-difference") c.options.augmentedLagrangian.finiteDifferenceTangent = true;
+      else throw UsageError("unknown tangent '" + k + "' (valid: analytic, finite-difference)");
+    } else if (a == "--threads") {
+      const double n = args.positive(a);
+      if (n != static_cast<int>(n) || n > 1024) throw UsageError("option --threads needs a whole number from 1 to 1024");
+      c.options.augmentedLagrangian.derivatives.threads = static_cast<int>(n);
+    }
     else if (a == "--rtol") c.options.integratorOptions.rtol = args.positive(a);
     else if (a == "--atol") c.options.integratorOptions.atol = args.positive(a);
     else if (a == "--t-end") c.options.tEnd = args.positive(a);

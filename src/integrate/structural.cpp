@@ -101,12 +101,8 @@ class StructuralIntegrator final : public Integrator {
       if (halving == kMaxHalvings) {
         std::ostringstream s;
         s.precision(3);
-        if (r.projectionFailed)
-          s << "the velocity/acceleration projection of the " << family_
-            << " integrator did not converge (a singular constraint Jacobian?)";
-        else
-          s << "the Newton iteration of the " << family_ << " integrator did not converge (" << r.iterations
-            << " iterations, last correction " << r.residual << ", constraint error " << r.constraintError << ")";
+        s << "the Newton iteration of the " << family_ << " integrator did not converge (" << r.iterations
+          << " iterations, last correction " << r.residual << ", constraint error " << r.constraintError << ")";
         s << " even with the step halved " << kMaxHalvings << " times to " << h << " s";
         throw SimulationError(t_ + h, stats_.steps + 1, s.str());
       }

@@ -40,7 +40,6 @@ struct NewtonReport {
   int iterations = 0;
   double residual = 0.0;        ///< size of the last correction (the problem's own measure)
   double constraintError = 0.0;  ///< |g|_inf at the end
-  bool projectionFailed = false; ///< converged, but the velocity/acceleration projection did not
 };
 
 /// An index-3 formulation seen by a structural integrator. State x = [q; v] as everywhere.
