@@ -21,10 +21,11 @@ usage:
 
 simulate options:
   --formulation NAME     auto (default: aba for open trees, reference with loops; hybrid with a
-                         structural integrator), aba, crba, semi-recursive, reference, hybrid
+                         structural integrator), aba, crba, semi-recursive (coordinate
+                         partitioning on loops), reference; index-3: hybrid, global
   --integrator NAME      rk45 (default, adaptive Dormand-Prince 5(4)), rk4, euler: ODE form;
                          trapezoidal, newmark, hht, generalized-alpha: structural integrators for
-                         the index-3 formulation (hybrid)
+                         the index-3 formulations (hybrid, global)
   --dt SECONDS           step of the fixed-step integrators; first step hint for rk45 (default 1e-3)
   --basic-parameter X    of the structural integrator (seed 001 Table 2): newmark xi in [-1, 0]
                          (default -0.05), hht deltaF in [0, 1/3] (0.05), generalized-alpha

@@ -2,7 +2,9 @@
 
 #include <Eigen/Cholesky>
 
+#include "articula/dynamics/coordinate_partitioning.hpp"
 #include "articula/dynamics/force_elements.hpp"
+#include "articula/dynamics/global.hpp"
 #include "articula/dynamics/recursive.hpp"
 #include "articula/dynamics/reference.hpp"
 #include "articula/dynamics/semi_recursive.hpp"
@@ -93,12 +95,18 @@ const std::vector<FormulationInfo>& formulations() {
   static const std::vector<FormulationInfo> list{
       {"aba", "articulated-body algorithm, O(n), open trees (Featherstone)", false, false},
       {"crba", "composite-rigid-body mass matrix + Cholesky, O(n^3), open trees", false, false},
-      {"semi-recursive", "accumulated inertias in relative coordinates + tree-sparse Cholesky, open trees (seed 001)",
-       false, false},
+      {"semi-recursive",
+       "accumulated inertias in relative coordinates; tree-sparse Cholesky on trees, coordinate partitioning with "
+       "automatic re-selection on closed loops (seeds 001, 004)",
+       true, false},
       {"reference", "joint coordinates + Lagrange multipliers (dense KKT), any topology; the trusted oracle", true, false},
       {"hybrid",
        "semi-recursive terms + index-3 augmented Lagrangian loop closure, any topology; needs a structural integrator "
        "(seed 001)",
+       true, true},
+      {"global",
+       "natural coordinates + index-3 augmented Lagrangian, any topology, sparse Cholesky (CHOLMOD); needs a "
+       "structural integrator (seed 001)",
        true, true},
   };
   return list;
@@ -108,9 +116,11 @@ std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model&
   const bool constrained = model.hasConstraints();
   if (name == "auto") name = constrained ? "reference" : "aba";
   if (name == "reference") return std::make_unique<ReferenceFormulation>(model, options);
-  if (name == "hybrid")
-    throw Error("formulation 'hybrid' is an index-3 formulation stepped by a structural integrator: use --integrator " +
+  if (name == "hybrid" || name == "global")
+    throw Error("formulation '" + std::string(name) +
+                "' is an index-3 formulation stepped by a structural integrator: use --integrator " +
                 structuralNameList());
+  if (name == "semi-recursive" && constrained) return std::make_unique<CoordinatePartitioning>(model);
   if (name == "aba" || name == "crba" || name == "semi-recursive") {
     if (constrained)
       throw Error("formulation '" + std::string(name) + "' handles open trees only, but the model has " +
@@ -130,11 +140,12 @@ std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model&
 std::unique_ptr<Index3Problem> makeIndex3Problem(std::string_view name, const Model& model,
                                                  const AugmentedLagrangianOptions& options) {
   if (name == "auto" || name == "hybrid") return std::make_unique<HybridFormulation>(model, options);
+  if (name == "global") return std::make_unique<GlobalFormulation>(model, options);
   for (const auto& f : formulations())
     if (f.name == name)
       throw Error("formulation '" + std::string(name) +
                   "' is in ODE form and runs with euler, rk4 or rk45; the structural integrators (" +
-                  structuralNameList() + ") need an index-3 formulation: hybrid");
+                  structuralNameList() + ") need an index-3 formulation: hybrid or global");
   std::string valid = "auto";
   for (const auto& f : formulations())
     if (f.index3) valid += ", " + std::string(f.name);

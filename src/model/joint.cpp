@@ -160,9 +160,18 @@ void jointIntegrate(const Joint& joint, double* q, const double* dv) {
       break;
     }
     case JointType::Free: {
-      // Treat the increment as a body-frame twist split into rotation and translation.
+      // The increment is a body-frame twist (phi, rho): the exponential map of SE(3) moves the
+      // origin by R V(phi) rho, V = I + (1 - cos t)/t^2 [phi]x + (t - sin t)/t^3 [phi]x^2, which is
+      // exact for a constant twist. (R rho alone, rotation and translation taken apart, made the
+      // structural integrators first order in the translation of a spinning body.)
       const Mat3 R = quaternionAt(q + 3).normalized().toRotationMatrix();
-      const Vec3 dp = R * Vec3(dv[3], dv[4], dv[5]);
+      const Vec3 phi(dv[0], dv[1], dv[2]), rho(dv[3], dv[4], dv[5]);
+      const double t2 = phi.squaredNorm(), t = std::sqrt(t2);
+      // Series below 1e-4 rad: the closed forms lose digits to cancellation there.
+      const double a = t < 1e-4 ? 0.5 - t2 / 24.0 : (1.0 - std::cos(t)) / t2;
+      const double b = t < 1e-4 ? 1.0 / 6.0 - t2 / 120.0 : (t - std::sin(t)) / (t2 * t);
+      const Vec3 pr = phi.cross(rho);
+      const Vec3 dp = R * (rho + a * pr + b * phi.cross(pr));
       for (int k = 0; k < 3; ++k) q[k] += dp[k];
       const Quat r = quaternionAt(q + 3) * rotationVectorQuaternion(Vec3(dv[0], dv[1], dv[2]));
       storeQuaternion(r.normalized(), q + 3);

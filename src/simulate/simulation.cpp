@@ -180,7 +180,7 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     Stabilization stabilization = options.stabilization;
     if (structural) {
       index3 = makeIndex3Problem(options.formulation, model, options.augmentedLagrangian);
-      result.formulation = "hybrid";
+      result.formulation = options.formulation == "auto" ? "hybrid" : options.formulation;
       formulation = makeFormulation("reference", model);
       stabilization = Stabilization::None;
     } else {

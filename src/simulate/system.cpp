@@ -29,7 +29,8 @@ bool MultibodySystem::afterStep(double t, Eigen::VectorXd& x) {
   q_ = x.head(model_.nq);
   v_ = x.tail(model_.nv);
   normalizeConfiguration(model_, q_);
-  if (stabilization_ == Stabilization::Projection && model_.hasConstraints()) {
+  if (stabilization_ == Stabilization::Projection && model_.hasConstraints() &&
+      !formulation_->correctState(t, q_, v_, projectionTolerance_)) {
     const double error = projector_.projectPositions(t, q_, projectionTolerance_);
     // A Newton projection that ends far above its tolerance diverged or stalled: the step
     // went too far from the constraint manifold (kFailureFactor leaves room for round-off).

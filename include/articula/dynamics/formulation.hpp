@@ -25,6 +25,13 @@ class Formulation {
   virtual std::string_view name() const = 0;
   /// vdot at (t, q, v). Must not allocate.
   virtual void accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& vdot) = 0;
+  /// A formulation that keeps the constraints through its own coordinates (coordinate
+  /// partitioning) corrects the state after each step itself: it returns true with q, v on the
+  /// constraint manifold (|g|_inf <= tol), or throws StepRejected. The default returns false and
+  /// the system projects (MultibodySystem::afterStep).
+  virtual bool correctState(double /*t*/, Eigen::VectorXd& /*q*/, Eigen::VectorXd& /*v*/, double /*tol*/) {
+    return false;
+  }
 };
 
 /// Names accepted by makeFormulation, with a one-line description each.

@@ -1,0 +1,144 @@
+// Natural (fully Cartesian) coordinates of a Model, for the global formulation (seed 001
+// section 2, its ref. 3): every moving body i is described by its frame origin r_i and its three
+// frame axes u_i, v_i, w_i in world coordinates, x_i = [r; u; v; w] (12 coordinates, body-major:
+// body i at offset 12 (i - 1)); the ground is fixed and has none. A material point at body-frame
+// position p is at r + p_x u + p_y v + p_z w, linear in x_i, so
+//  - the mass matrix is constant: M_i = (integral of [1; p] [1; p]^T dm) (x) I_3, the 4 x 4 factor
+//    built from the mass, the first moment m c and the second moments integral p p^T dm =
+//    tr(Ibar)/2 I - Ibar (Ibar: the inertia about the frame origin); no velocity-product forces;
+//  - gravity is a constant generalised force, [m; m c] (x) g per body;
+//  - every constraint used here is a sum of dot products of vectors linear in x (at most
+//    quadratic): Phi_x is cheap and exact, and Phi_x-dot x-dot is -2 (a-dot . b-dot).
+//
+// Constraints, in this row order:
+//  - rigid body (6 per body): (u.u - 1)/2, (v.v - 1)/2, (w.w - 1)/2, u.v, v.w, w.u;
+//  - tree joints between parent P and child C, joint frame J placed in P: revolute 5 (origins
+//    coincide, axis fixed in both stays aligned: two dot products with normals), prismatic 5
+//    (axis aligned, rotation about it locked, child origin on the axis line), cylindrical 4,
+//    universal 4 (origins coincide, the angle between axis 1 in P and axis 2 in C kept),
+//    spherical 3, planar 3 (normals aligned, child origin in the plane), fixed 6, free 0.
+//    The joint's zero configuration is not enforced, only its kinematic constraint;
+//  - loop constraints: ball 3, revolute 5 (z axes aligned), weld 6, distance 1
+//    ((|d|^2 - L^2) / 2L, which is |d| - L to first order);
+//  - prescribed motions on revolute and cylindrical angles (sin(theta - f(t)), a bilinear form
+//    rotating with f), on prismatic, cylindrical and planar displacements (a.(r_C - o) - f(t)) and
+//    on the planar angle.
+// Joint springs/dampers and joint loads act on the same coordinate functions (angle by atan2 of
+// the child's normal in the joint frame, displacement along the axis): revolute, prismatic,
+// cylindrical and planar coordinates; universal coordinates are refused with an error naming the
+// element. Point springs/dampers and body loads map through the same linear map as the mass.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+/// A sparse matrix stored by rows with a fixed pattern (columns ascending in each row); the
+/// values change, the pattern never does.
+struct SparseRows {
+  int columns = 0;
+  std::vector<int> rowStart{0};  ///< row r: entries rowStart[r] .. rowStart[r + 1]
+  std::vector<int> column;
+  Eigen::VectorXd value;
+
+  int rows() const { return static_cast<int>(rowStart.size()) - 1; }
+  /// y = A x.
+  void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
+  /// x += s A^T y.
+  void addTransposedProduct(double s, const Eigen::VectorXd& y, Eigen::VectorXd& x) const;
+  Eigen::MatrixXd dense() const;
+};
+
+class NaturalCoordinates {
+ public:
+  static constexpr int kPerBody = 12;
+
+  /// Converts the model. Throws articula::Error naming the element for what is not supported
+  /// (springs, loads or prescribed motion on universal-joint coordinates).
+  explicit NaturalCoordinates(const Model& model);
+  ~NaturalCoordinates();
+  NaturalCoordinates(const NaturalCoordinates&) = delete;
+  NaturalCoordinates& operator=(const NaturalCoordinates&) = delete;
+
+  const Model& model() const { return model_; }
+  /// Number of natural coordinates (12 per moving body).
+  int size() const { return kPerBody * model_.bodyCount(); }
+  /// Offset of body b's coordinates (b >= 1).
+  static int offset(int body) { return kPerBody * (body - 1); }
+  int constraintCount() const;
+  /// Name of the element a constraint row comes from ("body 'b1'", "joint 'elbow'", ...).
+  std::string constraintSource(int row) const;
+
+  // --- Mass and constant forces -------------------------------------------------------------
+  /// The 4 x 4 factor of body b's mass matrix (M_b = factor (x) I_3).
+  const Eigen::Matrix4d& bodyMass(int body) const { return bodyMass_[static_cast<std::size_t>(body)]; }
+  /// y = M x.
+  void multiplyMass(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
+  /// The whole mass matrix, dense (tests, inspection).
+  Eigen::MatrixXd denseMassMatrix() const;
+  /// Largest diagonal entry of M (the scale of the automatic penalty).
+  double largestMassEntry() const;
+
+  // --- Maps to and from the tree's joint coordinates -----------------------------------------
+  /// Natural positions and velocities of the state (q, v) by forward kinematics (leaves ws at
+  /// updateVelocities(q, v)).
+  void fromJoint(Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& x,
+                 Eigen::VectorXd& xd) const;
+  /// Natural accelerations of the joint accelerations vdot; requires fromJoint for the state in ws.
+  void accelerationsFromJoint(Workspace& ws, const Eigen::VectorXd& vdot, Eigen::VectorXd& xdd) const;
+  /// Joint positions read from each tree joint's relative pose: angles (atan2 about the axis) on
+  /// the branch within pi of qNear, quaternions with the sign of qNear's.
+  void positionsToJoint(const Eigen::VectorXd& x, const Eigen::VectorXd& qNear, Eigen::VectorXd& q) const;
+  /// Joint positions, velocities (each joint's relative twist on its motion subspace) and, when
+  /// xdd and vdot are given, accelerations (the inverse of the forward recursion a_i = X a_p +
+  /// S vdot + c_i). Leaves ws at updateVelocities(q, v).
+  void toJoint(Workspace& ws, const Eigen::VectorXd& x, const Eigen::VectorXd& xd, const Eigen::VectorXd* xdd,
+               const Eigen::VectorXd& qNear, Eigen::VectorXd& q, Eigen::VectorXd& v, Eigen::VectorXd* vdot) const;
+
+  // --- Constraints ---------------------------------------------------------------------------
+  /// Phi(t, x).
+  void constraints(double t, const Eigen::VectorXd& x, Eigen::VectorXd& phi) const;
+  /// Phi(t, x), the Jacobian Phi_x (values in the fixed pattern of jacobianPattern()) and
+  /// nu = -Phi_t, so that Phi_x x-dot = nu on velocity level.
+  void jacobian(double t, const Eigen::VectorXd& x, Eigen::VectorXd& phi, SparseRows& J, Eigen::VectorXd& nu) const;
+  /// gamma with Phi_x x-ddot = gamma: -(Phi_x x-dot)_x x-dot - 2 Phi_xt x-dot - Phi_tt.
+  void accelerationBias(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& xd, Eigen::VectorXd& gamma) const;
+  /// An empty Jacobian with the pattern filled in.
+  SparseRows jacobianPattern() const;
+
+  // --- Applied forces --------------------------------------------------------------------------
+  /// Generalised forces Q of gravity, springs, dampers and loads at (t, x, x-dot); joint angles are
+  /// read on the branch of qNear (joint springs). Also, when `springs` is given, the gradients of
+  /// the springs' coordinates (joint coordinate or length; pattern of springPattern()): with them
+  /// K = sum k g g^T and C = sum c g g^T (seed 001 eq. (31), (34): second derivatives of the
+  /// coordinates neglected); the coefficients are springStiffness() and springDamping().
+  /// Throws articula::Error naming a point spring whose end points coincide with a positive rest length.
+  void appliedForces(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& xd, const Eigen::VectorXd& qNear,
+                     Eigen::VectorXd& Q, SparseRows* springs = nullptr) const;
+  SparseRows springPattern() const;
+  const Eigen::VectorXd& springStiffness() const { return springStiffness_; }
+  const Eigen::VectorXd& springDamping() const { return springDamping_; }
+
+  /// Kinetic energy 1/2 x-dot^T M x-dot.
+  double kineticEnergy(const Eigen::VectorXd& xd) const;
+
+  // Internal representation (defined in natural_coordinates.cpp).
+  struct Form;
+  struct Coordinate;
+
+ private:
+  const Model& model_;
+  std::vector<Eigen::Matrix4d> bodyMass_;  // per body, index 0 unused
+  Eigen::VectorXd gravity_;                // constant generalised gravity forces
+  std::vector<Form> constraints_;
+  std::vector<std::string> constraintSources_;
+  std::vector<Coordinate> jointSpringCoordinates_, jointLoadCoordinates_;
+  std::vector<Form> pointSpringForms_;  // |d|^2 / 2 of each point spring
+  Eigen::VectorXd springStiffness_, springDamping_;
+  std::vector<int> springRowOfJointSpring_, springRowOfPointSpring_;  // -1: no K/C row
+};
+
+}  // namespace articula

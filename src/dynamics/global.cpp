@@ -1,0 +1,268 @@
+#include "articula/dynamics/global.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula {
+
+namespace {
+// As in the hybrid formulation (hybrid.cpp): the constraint block of the tangent matrix outweighs
+// the inertia about 1e4-fold, a few penalty projections suffice (away from singular positions),
+// corrections below a few ulps of the positions are round-off, and corrections that stagnate
+// within kStagnationFactor of that floor are the noise of a badly conditioned tangent.
+constexpr double kPenaltyRatio = 1e4;
+constexpr int kMaxProjectionIterations = 20;
+constexpr double kRoundoffUlps = 16.0;
+constexpr double kStagnationFactor = 1e3;
+
+double infNorm(const Eigen::VectorXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
+}  // namespace
+
+GlobalFormulation::GlobalFormulation(const Model& model, const AugmentedLagrangianOptions& options)
+    : model_(model), options_(options), natural_(model), ws_(model) {
+  if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
+    throw Error("global formulation: the penalty factor must be 0 (automatic) or positive and finite");
+  const int n = natural_.size(), m = natural_.constraintCount(), nx = model.nq + model.nv;
+  J_ = natural_.jacobianPattern();
+  springs_ = natural_.springPattern();
+  buildTangentPattern();
+  massScale_ = natural_.largestMassEntry();
+  for (Eigen::VectorXd* v : {&X_, &Xd_, &Xdd_, &accelerationLike_, &dz_, &xq_, &xv_, &xa_, &xqdd_, &vHat_, &aHat_,
+                             &r_, &Q_})
+    *v = Eigen::VectorXd::Zero(n);
+  for (Eigen::VectorXd* v : {&lambda_, &lambdaSaved_, &e_, &phi_, &nu_, &gamma_}) *v = Eigen::VectorXd::Zero(m);
+  jointState_ = Eigen::VectorXd::Constant(nx, std::numeric_limits<double>::quiet_NaN());
+  q_ = qNew_ = Eigen::VectorXd::Zero(model.nq);
+  v_ = a_ = vNew_ = vdotNew_ = Eigen::VectorXd::Zero(model.nv);
+}
+
+void GlobalFormulation::buildTangentPattern() {
+  const int n = natural_.size();
+  // Upper-triangle entries (row <= column) per column.
+  std::vector<std::vector<int>> rows(static_cast<std::size_t>(n));
+  auto add = [&](int i, int j) { rows[static_cast<std::size_t>(std::max(i, j))].push_back(std::min(i, j)); };
+  for (int b = 1; b <= model_.bodyCount(); ++b)  // M_b = factor (x) I_3
+    for (int k = 0; k < 4; ++k)
+      for (int l = k; l < 4; ++l)
+        for (int d = 0; d < 3; ++d)
+          add(NaturalCoordinates::offset(b) + 3 * k + d, NaturalCoordinates::offset(b) + 3 * l + d);
+  for (const SparseRows* R : {&J_, &springs_})  // Phi_x^T Phi_x, K, C: products of each row's entries
+    for (int r = 0; r < R->rows(); ++r)
+      for (int a = R->rowStart[r]; a < R->rowStart[r + 1]; ++a)
+        for (int b = a; b < R->rowStart[r + 1]; ++b) add(R->column[a], R->column[b]);
+  std::vector<int> columnStart(static_cast<std::size_t>(n) + 1, 0), rowIndex;
+  for (int j = 0; j < n; ++j) {
+    auto& c = rows[static_cast<std::size_t>(j)];
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    rowIndex.insert(rowIndex.end(), c.begin(), c.end());
+    columnStart[static_cast<std::size_t>(j) + 1] = static_cast<int>(rowIndex.size());
+  }
+  auto indexOf = [&](int i, int j) {
+    if (i > j) std::swap(i, j);
+    const auto first = rowIndex.begin() + columnStart[static_cast<std::size_t>(j)];
+    const auto last = rowIndex.begin() + columnStart[static_cast<std::size_t>(j) + 1];
+    return static_cast<int>(std::lower_bound(first, last, i) - rowIndex.begin());
+  };
+  massValues_ = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rowIndex.size()));
+  for (int b = 1; b <= model_.bodyCount(); ++b)
+    for (int k = 0; k < 4; ++k)
+      for (int l = k; l < 4; ++l)
+        for (int d = 0; d < 3; ++d)
+          massValues_[indexOf(NaturalCoordinates::offset(b) + 3 * k + d, NaturalCoordinates::offset(b) + 3 * l + d)] =
+              natural_.bodyMass(b)(k, l);
+  auto pairs = [&](const SparseRows& R, std::vector<int>& start, std::vector<int>& index) {
+    start.assign(1, 0);
+    index.clear();
+    for (int r = 0; r < R.rows(); ++r) {
+      for (int a = R.rowStart[r]; a < R.rowStart[r + 1]; ++a)
+        for (int b = a; b < R.rowStart[r + 1]; ++b) index.push_back(indexOf(R.column[a], R.column[b]));
+      start.push_back(static_cast<int>(index.size()));
+    }
+  };
+  pairs(J_, constraintPairStart_, constraintPairIndex_);
+  pairs(springs_, springPairStart_, springPairIndex_);
+  cholesky_.analyze(n, columnStart, rowIndex);  // ordering and symbolic factorisation, once per model
+}
+
+void GlobalFormulation::assembleTangent(double constraintWeight, double stiffnessWeight, double dampingWeight) {
+  Eigen::Map<Eigen::VectorXd> values = cholesky_.values();
+  values = massValues_;
+  auto addRows = [&](const SparseRows& R, const std::vector<int>& start, const std::vector<int>& index, int r,
+                     double w) {
+    if (w == 0.0) return;
+    int p = start[static_cast<std::size_t>(r)];
+    for (int a = R.rowStart[r]; a < R.rowStart[r + 1]; ++a) {
+      const double wa = w * R.value[a];
+      for (int b = a; b < R.rowStart[r + 1]; ++b) values[index[static_cast<std::size_t>(p++)]] += wa * R.value[b];
+    }
+  };
+  for (int r = 0; r < J_.rows(); ++r) addRows(J_, constraintPairStart_, constraintPairIndex_, r, constraintWeight);
+  const Eigen::VectorXd& k = natural_.springStiffness();
+  const Eigen::VectorXd& c = natural_.springDamping();
+  for (int r = 0; r < springs_.rows(); ++r)
+    addRows(springs_, springPairStart_, springPairIndex_, r, stiffnessWeight * k[r] + dampingWeight * c[r]);
+}
+
+void GlobalFormulation::evaluate(double t) {
+  natural_.appliedForces(t, xq_, xv_, q_, Q_, springs_.rows() ? &springs_ : nullptr);
+  natural_.jacobian(t, xq_, phi_, J_, nu_);
+}
+
+double GlobalFormulation::penaltyFor(double h) const {
+  return options_.penalty > 0.0 ? options_.penalty : kPenaltyRatio * massScale_ / (p_.beta * h * h);
+}
+
+void GlobalFormulation::synchronise(const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> a) {
+  if (x == jointState_) return;
+  q_ = x.head(model_.nq);
+  v_ = x.tail(model_.nv);
+  a_ = a;
+  natural_.fromJoint(ws_, q_, v_, X_, Xd_);
+  natural_.accelerationsFromJoint(ws_, a_, Xdd_);
+  accelerationLike_ = Xdd_;
+  jointState_ = x;
+}
+
+void GlobalFormulation::start(double, const Eigen::VectorXd& x0, Eigen::Ref<const Eigen::VectorXd> a0,
+                              const StructuralParameters& parameters) {
+  p_ = parameters;
+  lambda_.setZero();  // the first Newton iteration finds the multipliers
+  jointState_.setConstant(std::numeric_limits<double>::quiet_NaN());
+  synchronise(x0, a0);
+}
+
+void GlobalFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight) {
+  // Minimises (y - y*)^T W (y - y*) + weight |J y - target|^2 with W + weight J^T J = the tangent
+  // matrix (eq. (35)-(36)); repeated, it converges to J y = target.
+  // One pass more once the tolerance is met: the joint velocities and accelerations read from the
+  // natural ones sum each joint's residual twist along the tree and over lever arms, so residuals
+  // at the tolerance in natural coordinates showed up to 8x larger in joint coordinates (four-bar);
+  // the extra pass takes them to round-off (each pass shrinks them about kPenaltyRatio-fold).
+  bool polished = false;
+  for (int k = 0; k < kMaxProjectionIterations; ++k) {
+    J_.multiply(y, e_);
+    e_ -= target;
+    if (infNorm(e_) <= options_.projectionTolerance) {
+      if (polished) return;
+      polished = true;
+    }
+    r_.setZero();
+    J_.addTransposedProduct(weight, e_, r_);
+    cholesky_.solveInPlace(r_);
+    y -= r_;
+  }
+}
+
+NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& x,
+                                     Eigen::Ref<const Eigen::VectorXd> qddOld, Eigen::VectorXd& xNew,
+                                     Eigen::VectorXd& fNew) {
+  synchronise(x, qddOld);
+  const int nq = model_.nq, nv = model_.nv;
+  q_ = x.head(nq);  // the branch of the joint angles
+  const double tNew = t + h;
+  const double g = p_.gamma, b = p_.beta, dm = p_.deltaM, df = p_.deltaF;
+  const Eigen::VectorXd& an = accelerationLike_;
+  // Newmark difference equations in the increment dz = x_{n+1} - x_n, written in the
+  // acceleration-like variable (seed 001 eq. (39)-(42)).
+  vHat_ = -(g / b - 1.0) * Xd_ - h * (g / (2.0 * b) - 1.0) * an;
+  aHat_ = -(1.0 / (b * h)) * Xd_ - (1.0 / (2.0 * b) - 1.0) * an;
+  dz_ = h * Xd_ + (0.5 * h * h) * an;  // predictor: a stays a_n over the step
+
+  const double alpha = penaltyFor(h);
+  const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
+  const double scale = b * h * h * mix;         // residual scaling, as in eq. (27)
+  lambdaSaved_ = lambda_;
+
+  // Convergence on the accelerations, with a round-off floor on the increment (hybrid.cpp).
+  const double roundoffFloor = kRoundoffUlps * std::numeric_limits<double>::epsilon() * (1.0 + infNorm(X_));
+  NewtonReport report;
+  double correction = INFINITY, incrementCorrection = INFINITY, previousIncrementCorrection = INFINITY;
+  for (report.iterations = 1; report.iterations <= options_.maxIterations; ++report.iterations) {
+    xq_ = X_ + dz_;
+    xv_ = (g / (b * h)) * dz_ + vHat_;
+    xa_ = (1.0 / (b * h * h)) * dz_ + aHat_;
+    xqdd_ = (1.0 / (1.0 - df)) * ((1.0 - dm) * xa_ + dm * an - df * Xdd_);
+    evaluate(tNew);
+    report.constraintError = infNorm(phi_);
+    if (!std::isfinite(report.constraintError) || !Q_.allFinite()) break;
+    // Multipliers from the positions the last correction produced, eq. (2) (see hybrid.cpp).
+    if (report.iterations > 1) lambda_ += alpha * phi_;
+    // Stagnation: a correction that no longer halves, within kStagnationFactor of the round-off
+    // floor, is the noise of a badly conditioned tangent (near a singular position), as in hybrid.cpp.
+    const bool stagnant = incrementCorrection <= kStagnationFactor * roundoffFloor &&
+                          incrementCorrection >= 0.5 * previousIncrementCorrection;
+    if ((correction <= options_.newtonTolerance * (1.0 + infNorm(xqdd_)) || incrementCorrection <= roundoffFloor ||
+         stagnant) &&
+        report.constraintError <= options_.constraintTolerance) {
+      report.converged = true;
+      break;
+    }
+    // Residual of eq. (1) at t_{n+1}, scaled like eq. (27).
+    natural_.multiplyMass(xqdd_, r_);
+    r_ -= Q_;
+    e_ = alpha * phi_ + lambda_;
+    J_.addTransposedProduct(1.0, e_, r_);
+    r_ *= scale;
+    // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_x^T alpha Phi_x)].
+    assembleTangent(mix * b * h * h * alpha, mix * b * h * h, mix * g * h);
+    if (!cholesky_.factorize()) break;
+    cholesky_.solveInPlace(r_);
+    dz_ -= r_;
+    previousIncrementCorrection = incrementCorrection;
+    incrementCorrection = infNorm(r_);
+    correction = incrementCorrection / (b * h * h);  // the correction of a_{n+1}
+  }
+  report.residual = correction;
+  if (report.converged) {
+    // Velocity and acceleration projections with the last factorisation, eq. (35)-(36); the
+    // acceleration-like variable moves with the projected accelerations. Near a singular
+    // position the iterated projection converges slowly in the direction the Jacobian loses;
+    // what it leaves shows in the run's constraint errors, and the step stands (as in hybrid.cpp).
+    const double weight = mix * b * h * h * alpha;
+    project(xv_, nu_, weight);
+    natural_.accelerationBias(tNew, xq_, xv_, gamma_);
+    aHat_ = xqdd_;  // free again: keeps the unprojected accelerations
+    project(xqdd_, gamma_, weight);
+    xa_ += (1.0 / mix) * (xqdd_ - aHat_);
+  }
+  if (!report.converged) {
+    lambda_ = lambdaSaved_;
+    return report;
+  }
+  natural_.toJoint(ws_, xq_, xv_, &xqdd_, q_, qNew_, vNew_, &vdotNew_);
+  X_ = xq_;
+  Xd_ = xv_;
+  Xdd_ = xqdd_;
+  accelerationLike_ = xa_;
+  xNew.head(nq) = qNew_;
+  xNew.tail(nv) = vNew_;
+  configurationRate(model_, qNew_, vNew_, fNew.head(nq));
+  fNew.tail(nv) = vdotNew_;
+  jointState_ = xNew;
+  return report;
+}
+
+void GlobalFormulation::save(ArchiveWriter& out) const {
+  for (const Eigen::VectorXd* v : {&X_, &Xd_, &Xdd_, &accelerationLike_, &lambda_, &jointState_}) out.put(*v);
+}
+
+void GlobalFormulation::restore(ArchiveReader& in) {
+  Eigen::VectorXd saved[6];
+  for (Eigen::VectorXd& v : saved) v = in.getVector();
+  const Eigen::VectorXd* mine[6] = {&X_, &Xd_, &Xdd_, &accelerationLike_, &lambda_, &jointState_};
+  for (int k = 0; k < 6; ++k)
+    if (saved[k].size() != mine[k]->size())
+      throw Error(in.label() + ": the saved global-formulation state does not fit this model");
+  X_ = saved[0];
+  Xd_ = saved[1];
+  Xdd_ = saved[2];
+  accelerationLike_ = saved[3];
+  lambda_ = saved[4];
+  jointState_ = saved[5];
+}
+
+}  // namespace articula
