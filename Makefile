@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-peers clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-peers clean
 
 all: build
 
@@ -30,8 +30,8 @@ test-asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 # The whole suite under ThreadSanitizer: the race check for the parallel code paths (manual,
-# not in CI). No code path is multi-threaded yet; this target exists so that the first
-# OpenMP code is checked from its first commit.
+# not in CI): the OpenMP finite-difference tangent, which the ForceDerivatives tests run on 2
+# and 3 threads. (GCC's libgomp is not built for TSan: expect reports from inside it.)
 TSAN_BUILD ?= build-tsan
 test-tsan: deps
 	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_SANITIZE_THREAD=ON -DARTICULA_BUILD_BENCH=OFF
@@ -58,10 +58,17 @@ test-browser: demo
 	node tests/browser/check_animation.mjs out/animation.html out/animation.png
 
 # Benchmarks are built without assertions (like the peers' Debian release builds).
+BENCH_KERNELS = bench_dynamics bench_semi_recursive bench_force_derivatives
 bench: deps
 	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
-	cmake --build $(BUILD)-bench -j $(JOBS) --target bench_dynamics
-	$(BUILD)-bench/bin/bench_dynamics --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+	cmake --build $(BUILD)-bench -j $(JOBS) --target $(BENCH_KERNELS)
+	for b in $(BENCH_KERNELS); do $(BUILD)-bench/bin/$$b --benchmark_repetitions=5 --benchmark_report_aggregates_only=true; done
+
+# Formulation x integrator whole runs on the closed-loop models (docs/benchmarks.md, seed 001 Tables 4-7).
+bench-table: deps
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS) --target formulation_table
+	$(BUILD)-bench/bin/formulation_table
 
 bench-peers: deps
 	@scripts/install-peers.sh

@@ -5,21 +5,11 @@
 #include <limits>
 
 #include "articula/kinematics/kinematics.hpp"
+#include "augmented_lagrangian.hpp"
 
 namespace articula {
 
-namespace {
-// As in the hybrid formulation (hybrid.cpp): the constraint block of the tangent matrix outweighs
-// the inertia about 1e4-fold, a few penalty projections suffice (away from singular positions),
-// corrections below a few ulps of the positions are round-off, and corrections that stagnate
-// within kStagnationFactor of that floor are the noise of a badly conditioned tangent.
-constexpr double kPenaltyRatio = 1e4;
-constexpr int kMaxProjectionIterations = 20;
-constexpr double kRoundoffUlps = 16.0;
-constexpr double kStagnationFactor = 1e3;
-
-double infNorm(const Eigen::VectorXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
-}  // namespace
+using augmented_lagrangian::infNorm;
 
 GlobalFormulation::GlobalFormulation(const Model& model, const AugmentedLagrangianOptions& options)
     : model_(model), options_(options), natural_(model), ws_(model) {
@@ -112,10 +102,6 @@ void GlobalFormulation::evaluate(double t) {
   natural_.jacobian(t, xq_, phi_, J_, nu_);
 }
 
-double GlobalFormulation::penaltyFor(double h) const {
-  return options_.penalty > 0.0 ? options_.penalty : kPenaltyRatio * massScale_ / (p_.beta * h * h);
-}
-
 void GlobalFormulation::synchronise(const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> a) {
   if (x == jointState_) return;
   q_ = x.head(model_.nq);
@@ -141,9 +127,9 @@ void GlobalFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& targe
   // One pass more once the tolerance is met: the joint velocities and accelerations read from the
   // natural ones sum each joint's residual twist along the tree and over lever arms, so residuals
   // at the tolerance in natural coordinates showed up to 8x larger in joint coordinates (four-bar);
-  // the extra pass takes them to round-off (each pass shrinks them about kPenaltyRatio-fold).
+  // the extra pass takes them to round-off (each pass shrinks them about 1e4-fold).
   bool polished = false;
-  for (int k = 0; k < kMaxProjectionIterations; ++k) {
+  for (int k = 0; k < augmented_lagrangian::kMaxProjectionIterations; ++k) {
     J_.multiply(y, e_);
     e_ -= target;
     if (infNorm(e_) <= options_.projectionTolerance) {
@@ -172,15 +158,13 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
   aHat_ = -(1.0 / (b * h)) * Xd_ - (1.0 / (2.0 * b) - 1.0) * an;
   dz_ = h * Xd_ + (0.5 * h * h) * an;  // predictor: a stays a_n over the step
 
-  const double alpha = penaltyFor(h);
+  const double alpha = augmented_lagrangian::penalty(options_, massScale_, b, h);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
   const double scale = b * h * h * mix;         // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
 
-  // Convergence on the accelerations, with a round-off floor on the increment (hybrid.cpp).
-  const double roundoffFloor = kRoundoffUlps * std::numeric_limits<double>::epsilon() * (1.0 + infNorm(X_));
+  augmented_lagrangian::NewtonConvergence convergence(options_, b, h, infNorm(X_));
   NewtonReport report;
-  double correction = INFINITY, incrementCorrection = INFINITY, previousIncrementCorrection = INFINITY;
   for (report.iterations = 1; report.iterations <= options_.maxIterations; ++report.iterations) {
     xq_ = X_ + dz_;
     xv_ = (g / (b * h)) * dz_ + vHat_;
@@ -191,13 +175,7 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
     if (!std::isfinite(report.constraintError) || !Q_.allFinite()) break;
     // Multipliers from the positions the last correction produced, eq. (2) (see hybrid.cpp).
     if (report.iterations > 1) lambda_ += alpha * phi_;
-    // Stagnation: a correction that no longer halves, within kStagnationFactor of the round-off
-    // floor, is the noise of a badly conditioned tangent (near a singular position), as in hybrid.cpp.
-    const bool stagnant = incrementCorrection <= kStagnationFactor * roundoffFloor &&
-                          incrementCorrection >= 0.5 * previousIncrementCorrection;
-    if ((correction <= options_.newtonTolerance * (1.0 + infNorm(xqdd_)) || incrementCorrection <= roundoffFloor ||
-         stagnant) &&
-        report.constraintError <= options_.constraintTolerance) {
+    if (convergence.converged(infNorm(xqdd_), report.constraintError)) {
       report.converged = true;
       break;
     }
@@ -212,11 +190,9 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
     if (!cholesky_.factorize()) break;
     cholesky_.solveInPlace(r_);
     dz_ -= r_;
-    previousIncrementCorrection = incrementCorrection;
-    incrementCorrection = infNorm(r_);
-    correction = incrementCorrection / (b * h * h);  // the correction of a_{n+1}
+    convergence.corrected(infNorm(r_));
   }
-  report.residual = correction;
+  report.residual = convergence.accelerationCorrection();
   if (report.converged) {
     // Velocity and acceleration projections with the last factorisation, eq. (35)-(36); the
     // acceleration-like variable moves with the projected accelerations. Near a singular

@@ -1,25 +1,14 @@
 #include "articula/dynamics/hybrid.hpp"
 
 #include <cmath>
-#include <limits>
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
+#include "augmented_lagrangian.hpp"
 
 namespace articula {
 
-namespace {
-// See AugmentedLagrangianOptions::penalty.
-constexpr double kPenaltyRatio = 1e4;
-// Penalty projections reduce the violation by a factor of about 1 / kPenaltyRatio each; a few
-// suffice away from singular positions.
-constexpr int kMaxProjectionIterations = 20;
-// Corrections of the increment below this many ulps of the positions are round-off (see step()).
-constexpr double kRoundoffUlps = 16.0;
-constexpr double kStagnationFactor = 1e3;
-
-double infNorm(const Eigen::VectorXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
-}  // namespace
+using augmented_lagrangian::infNorm;
 
 HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangianOptions& options)
     : model_(model),
@@ -27,9 +16,9 @@ HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangi
       ws_(model),
       dynamics_(model),
       springs_(model),
-      constraints_(model),
       derivatives_(options.finiteDifferenceTangent ? std::make_unique<ForceDerivatives>(model, options.derivatives)
                                                    : nullptr),
+      constraints_(model),
       cholesky_(model.nv),
       lu_(model.nv),
       M_(model.nv, model.nv),
@@ -68,10 +57,6 @@ void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen
   }
 }
 
-double HybridFormulation::penaltyFor(double h) const {
-  return options_.penalty > 0.0 ? options_.penalty : kPenaltyRatio * massScale_ / (p_.beta * h * h);
-}
-
 void HybridFormulation::start(double t0, const Eigen::VectorXd& x0, Eigen::Ref<const Eigen::VectorXd> a0,
                               const StructuralParameters& parameters) {
   p_ = parameters;
@@ -87,7 +72,7 @@ void HybridFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& targe
   // Minimises (y - y*)^T W (y - y*) + weight (J y - target)^T (J y - target) with
   // W + weight J^T J = the tangent matrix (eq. (35)-(36)); repeated, it converges to J y = target.
   const Eigen::MatrixXd& J = constraints_.J;
-  for (int k = 0; k < kMaxProjectionIterations; ++k) {
+  for (int k = 0; k < augmented_lagrangian::kMaxProjectionIterations; ++k) {
     e_.noalias() = J * y - target;
     if (infNorm(e_) <= options_.projectionTolerance) return;
     r_.noalias() = weight * (J.transpose() * e_);
@@ -129,21 +114,13 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
   aHat_ = -(1.0 / (b * h)) * vn - (1.0 / (2.0 * b) - 1.0) * an;
   dz_ = h * vn + (0.5 * h * h) * an;  // predictor: a stays a_n over the step
 
-  const double alpha = penaltyFor(h);
+  const double alpha = augmented_lagrangian::penalty(options_, massScale_, b, h);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
   const double scale = b * h * h * mix;         // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
 
-  // The increment is a tiny fraction of the accelerations it determines (a = dz / (beta h^2) +
-  // ...): the iteration must converge in the accelerations, or their errors, carried from step
-  // to step, would grow as the step shrinks.
-  // Below that, positions limit: the constraints are evaluated at q_n (+) dz, rounded to a few
-  // ulps of q, so corrections of that size are noise (what they leave in the accelerations, the
-  // projection removes).
-  const double accelerationTolerance = options_.newtonTolerance;
-  const double roundoffFloor = kRoundoffUlps * std::numeric_limits<double>::epsilon() * (1.0 + infNorm(x.head(nq)));
+  augmented_lagrangian::NewtonConvergence convergence(options_, b, h, infNorm(x.head(nq)));
   NewtonReport report;
-  double correction = INFINITY, incrementCorrection = INFINITY, previousIncrementCorrection = INFINITY;
   for (report.iterations = 1; report.iterations <= options_.maxIterations; ++report.iterations) {
     q_ = qn;
     integrateConfiguration(model_, q_, dz_);
@@ -157,13 +134,7 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     // the constraint error of the positions before the correction instead would lag one
     // iteration behind, and the coupled iteration then oscillates instead of converging.
     if (report.iterations > 1 && constraints_.size()) lambda_ += alpha * constraints_.g;
-    // Stagnation: a correction that no longer halves, within kStagnationFactor of the round-off
-    // floor, is the noise of a badly conditioned tangent (many loops near a singular position).
-    const bool stagnant = incrementCorrection <= kStagnationFactor * roundoffFloor &&
-                          incrementCorrection >= 0.5 * previousIncrementCorrection;
-    if ((correction <= accelerationTolerance * (1.0 + infNorm(qdd_)) || incrementCorrection <= roundoffFloor ||
-         stagnant) &&
-        report.constraintError <= options_.constraintTolerance) {
+    if (convergence.converged(infNorm(qdd_), report.constraintError)) {
       report.converged = true;
       break;
     }
@@ -181,11 +152,9 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     if (!factorizeTangent()) break;
     solveTangent(r_);
     dz_ -= r_;
-    previousIncrementCorrection = incrementCorrection;
-    incrementCorrection = infNorm(r_);
-    correction = incrementCorrection / (b * h * h);  // the correction of a_{n+1}
+    convergence.corrected(infNorm(r_));
   }
-  report.residual = correction;
+  report.residual = convergence.accelerationCorrection();
   if (report.converged && constraints_.size()) {
     // Velocity and acceleration projections with the last factorisation, eq. (35)-(36). The
     // acceleration-like variable moves with the projected accelerations so that its defining

@@ -2,6 +2,9 @@
 // fixed-step methods share, and the Hermite dense output they share with the structural ones.
 #pragma once
 
+#include <sstream>
+#include <string>
+
 #include "articula/integrate/integrator.hpp"
 
 namespace articula {
@@ -11,6 +14,14 @@ std::unique_ptr<Integrator> makeRk4(const IntegratorOptions& options);    // rk4
 std::unique_ptr<Integrator> makeRk45(const IntegratorOptions& options);   // rk45.cpp
 
 namespace detail {
+
+/// A number as option messages print it (six significant digits).
+inline std::string describeNumber(double v) {
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
 
 /// Dense output shared by the fixed-step methods: the cubic Hermite interpolant through both ends
 /// of the last step and their derivatives (x and f at tPrev and t), exact at the end point.

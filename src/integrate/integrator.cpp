@@ -98,15 +98,8 @@ std::vector<std::string_view> integratorNames() { return {"euler", "rk4", "rk45"
 
 namespace {
 
-std::string describe(double v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
-}
-
 [[noreturn]] void badOption(const char* option, const std::string& requirement, double value) {
-  throw Error(std::string("integrator option '") + option + "' " + requirement + " (got " + describe(value) + ")");
+  throw Error(std::string("integrator option '") + option + "' " + requirement + " (got " + detail::describeNumber(value) + ")");
 }
 
 void validate(const IntegratorOptions& o, bool adaptive) {
@@ -120,7 +113,7 @@ void validate(const IntegratorOptions& o, bool adaptive) {
   if (!positiveFinite(o.atol)) badOption("atol", "must be positive and finite", o.atol);
   if (!positiveFinite(o.dtMin)) badOption("dtMin", "must be positive and finite", o.dtMin);
   // dtMax may be +inf (no bound), but not NaN and not below dtMin.
-  if (!(o.dtMax >= o.dtMin)) badOption("dtMax", "must be at least dtMin = " + describe(o.dtMin), o.dtMax);
+  if (!(o.dtMax >= o.dtMin)) badOption("dtMax", "must be at least dtMin = " + detail::describeNumber(o.dtMin), o.dtMax);
 }
 
 }  // namespace

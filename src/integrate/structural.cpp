@@ -11,17 +11,10 @@ namespace articula {
 
 namespace {
 
-std::string describe(double v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
-}
-
 void requireRange(std::string_view family, const char* symbol, double value, double lo, double hi) {
   if (!(value >= lo && value <= hi))
     throw Error("integrator '" + std::string(family) + "': its basic parameter " + symbol + " must lie in [" +
-                describe(lo) + ", " + describe(hi) + "] (got " + describe(value) + ")");
+                detail::describeNumber(lo) + ", " + detail::describeNumber(hi) + "] (got " + detail::describeNumber(value) + ")");
 }
 
 }  // namespace
@@ -129,7 +122,7 @@ std::unique_ptr<Integrator> makeStructuralIntegrator(std::string_view family, do
   const StructuralParameters parameters = structuralParameters(family, basicParameter);
   if (!(std::isfinite(options.dt) && options.dt > 0.0))
     throw Error("integrator option 'dt' must be a positive finite step for the " + std::string(family) +
-                " integrator (got " + describe(options.dt) + ")");
+                " integrator (got " + detail::describeNumber(options.dt) + ")");
   return std::make_unique<StructuralIntegrator>(std::string(family), parameters, options, problem);
 }
 

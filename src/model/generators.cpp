@@ -84,10 +84,9 @@ constexpr const char* kRockerColor = "#59b36b";
 
 }  // namespace
 
-ModelBuilder nFourBarBuilder(int fourBars) {
+ModelBuilder nFourBarBuilder(int fourBars, double crankAngle, double crankSpeed) {
   if (fourBars < 1) throw Error("an N four-bar mechanism needs at least one four-bar (got " + std::to_string(fourBars) + ")");
   constexpr double kLength = 1.0, kMass = 1.0;
-  constexpr double kHalfPi = std::numbers::pi / 2;
   ModelBuilder b;
   b.name = numbered("n_four_bar", fourBars);
   b.gravity = Vec3(0.0, -9.81, 0.0);
@@ -103,13 +102,13 @@ ModelBuilder nFourBarBuilder(int fourBars) {
       body.inertia(1, 1) = body.inertia(2, 2) = kMass * kLength * kLength / 12.0;
       b.addBody(body);
     }
-    // Crank i stands up from its ground pivot A_i = (i, 0, 0) and turns at -1 rad/s, so
-    // its tip B_i moves at +1 m/s along x.
-    b.addJoint(revolute(numbered("A", i), "ground", crank(i), Vec3(i * kLength, 0.0, 0.0), Vec3::UnitZ(), kHalfPi, -1.0,
-                        i == 0));
+    // Crank i on its ground pivot A_i = (i, 0, 0); by default it stands up and turns at
+    // -1 rad/s, so its tip B_i moves at +1 m/s along x.
+    b.addJoint(revolute(numbered("A", i), "ground", crank(i), Vec3(i * kLength, 0.0, 0.0), Vec3::UnitZ(), crankAngle,
+                        crankSpeed, i == 0));
     if (i == 0) continue;
     // Coupler i hangs on B_{i-1}, horizontal (absolute angle 0), translating with the tips.
-    b.addJoint(revolute(numbered("B", i - 1), crank(i - 1), coupler(i), tip, Vec3::UnitZ(), -kHalfPi, 1.0));
+    b.addJoint(revolute(numbered("B", i - 1), crank(i - 1), coupler(i), tip, Vec3::UnitZ(), -crankAngle, -crankSpeed));
     LoopSpec loop;
     loop.name = numbered("loop_B", i);
     loop.type = LoopConstraint::Type::Revolute;

@@ -1,5 +1,6 @@
-// The global formulation (natural coordinates + index-3 augmented Lagrangian, sparse Cholesky)
-// with the structural integrators, checked against the reference and the hybrid formulations.
+// The global formulation (natural coordinates + index-3 augmented Lagrangian,
+// sparse Cholesky) with the structural integrators, checked against the
+// reference and the hybrid formulations.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,7 +16,8 @@
 #include "articula/io/yaml_model.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/simulate/system.hpp"
-// GCC 12 reports a false -Wrestrict in random_model.hpp's string concatenations once inlined here.
+// GCC 12 reports a false -Wrestrict in random_model.hpp's string concatenations
+// once inlined here.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wrestrict"
@@ -24,61 +26,14 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-#include "four_bar_models.hpp"
-#include "recorder.hpp"
+#include "index3_support.hpp"
 
 using namespace articula;
+using namespace articula::test_models;
 
 namespace {
 
-Model modelFile(const char* name) { return loadModel(std::string(ARTICULA_SOURCE_DIR) + "/models/" + name); }
-Model fourBar() { return test_models::fourBarCutAtC().build(); }
-
-double infNorm(const Eigen::VectorXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
-
-// Final state of a run; fails the test when the run fails.
-Eigen::VectorXd finalPositions(const Model& model, const SimulationOptions& o) {
-  test_models::Recorder rec;
-  const SimulationResult r = simulate(model, o, {&rec});
-  EXPECT_TRUE(r.ok) << r.error;
-  return rec.q.empty() ? Eigen::VectorXd() : rec.q.back();
-}
-
-// The reference formulation with rk45 at 1e-12 (see test_hybrid.cpp).
-Eigen::VectorXd referencePositions(const Model& model, double tEnd) {
-  SimulationOptions o;
-  o.formulation = "reference";
-  o.integratorOptions.rtol = 1e-12;
-  o.integratorOptions.atol = 1e-12;
-  o.integratorOptions.dt = 0.0;
-  o.tEnd = tEnd;
-  o.outputInterval = tEnd;
-  return finalPositions(model, o);
-}
-
-SimulationOptions structural(const char* formulation, const char* integrator, double dt, double tEnd,
-                             double basic = NAN) {
-  SimulationOptions o;
-  o.formulation = formulation;
-  o.integrator = integrator;
-  o.integratorOptions.dt = dt;
-  o.basicParameter = basic;
-  o.tEnd = tEnd;
-  o.outputInterval = tEnd;
-  return o;
-}
-
-// Acceleration-level constraint residual |J a - gamma|_inf at a state (joint coordinates).
-double accelerationResidual(const Model& model, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& a) {
-  Workspace ws(model);
-  ConstraintEvaluator c(model);
-  updateVelocities(model, ws, x.head(model.nq), x.tail(model.nv));
-  c.jacobian(ws, t);
-  c.accelerationBias(ws, t);
-  return (c.J * a - c.gamma).cwiseAbs().maxCoeff();
-}
-
-BodySpec rod(const std::string& name) {
+BodySpec rod(const std::string &name) {
   BodySpec b;
   b.name = name;
   b.mass = 1.0;
@@ -87,9 +42,10 @@ BodySpec rod(const std::string& name) {
   return b;
 }
 
-// A double pendulum whose shoulder is driven (prescribed motion), with a spring-damper on the
-// elbow, a point spring-damper from the ground to the lower rod's tip, a world torque on the lower
-// rod and a joint load on the elbow: every element natural coordinates map, on a one-dof system.
+// A double pendulum whose shoulder is driven (prescribed motion), with a
+// spring-damper on the elbow, a point spring-damper from the ground to the
+// lower rod's tip, a world torque on the lower rod and a joint load on the
+// elbow: every element natural coordinates map, on a one-dof system.
 Model drivenPendulum() {
   ModelBuilder b;
   b.name = "driven_pendulum";
@@ -119,33 +75,33 @@ Model drivenPendulum() {
 
 }  // namespace
 
-// Second-order methods at h = 1e-4 over 5 s against the reference (rk45 at 1e-12) and against the
-// hybrid formulation with the same integrator and step, both within 1e3 h^2 (the bound of
-// test_hybrid.cpp). The two index-3 formulations discretise the same equations in different
-// coordinates, so their difference is of the order of their errors.
+// Second-order methods at h = 1e-4 over 5 s against the reference (rk45 at
+// 1e-12) and against the hybrid formulation with the same integrator and step,
+// both within 1e3 h^2 (the bound of test_hybrid.cpp). The two index-3
+// formulations discretise the same equations in different coordinates, so their
+// difference is of the order of their errors.
 TEST(Global, SecondOrderIntegratorsAgreeWithTheReferenceAndTheHybridFormulation) {
   constexpr double h = 1e-4;
-  for (const Model& model : {modelFile("double_pendulum.yaml"), fourBar()}) {
+  for (const Model &model : {modelFile("double_pendulum.yaml"), fourBar()}) {
     const Eigen::VectorXd reference = referencePositions(model, 5.0);
-    for (const char* integrator : {"trapezoidal", "hht", "generalized-alpha"}) {
+    for (const char *integrator : {"trapezoidal", "hht", "generalized-alpha"}) {
       const Eigen::VectorXd global = finalPositions(model, structural("global", integrator, h, 5.0));
       const Eigen::VectorXd hybrid = finalPositions(model, structural("hybrid", integrator, h, 5.0));
       ASSERT_EQ(global.size(), reference.size());
       const double toReference = infNorm(global - reference), toHybrid = infNorm(global - hybrid);
       std::cout << "[ global ] " << model.name << " " << integrator << ": |q - q_reference| = " << toReference
-                << ", |q - q_hybrid| = " << toHybrid << ", hybrid to reference " << infNorm(hybrid - reference)
-                << "\n";
+                << ", |q - q_hybrid| = " << toHybrid << ", hybrid to reference " << infNorm(hybrid - reference) << "\n";
       EXPECT_LT(toReference, 1e3 * h * h) << model.name << " " << integrator;
       EXPECT_LT(toHybrid, 1e3 * h * h) << model.name << " " << integrator;
     }
   }
 }
 
-// Newmark with dissipation is first order (error about 7e3 |xi| h on the four-bar with the hybrid
-// formulation); the bound of test_hybrid.cpp.
+// Newmark with dissipation is first order (error about 7e3 |xi| h on the
+// four-bar with the hybrid formulation); the bound of test_hybrid.cpp.
 TEST(Global, NewmarkAgreesWithTheReferenceToItsFirstOrderError) {
   constexpr double h = 1e-4, xi = -0.01;
-  for (const Model& model : {modelFile("double_pendulum.yaml"), fourBar()}) {
+  for (const Model &model : {modelFile("double_pendulum.yaml"), fourBar()}) {
     const Eigen::VectorXd reference = referencePositions(model, 5.0);
     const double e = infNorm(finalPositions(model, structural("global", "newmark", h, 5.0, xi)) - reference);
     std::cout << "[ global ] " << model.name << " newmark xi = " << xi << ": |q - q_reference| = " << e << "\n";
@@ -158,21 +114,23 @@ TEST(Global, SpatialDoublePendulumAgreesWithTheReference) {
   constexpr double h = 1e-4;
   const Model model = modelFile("spatial_double_pendulum.yaml");
   const Eigen::VectorXd reference = referencePositions(model, 5.0);
-  for (const char* integrator : {"trapezoidal", "generalized-alpha"}) {
+  for (const char *integrator : {"trapezoidal", "generalized-alpha"}) {
     const double e = infNorm(finalPositions(model, structural("global", integrator, h, 5.0)) - reference);
     std::cout << "[ global ] " << model.name << " " << integrator << ": |q - q_reference| = " << e << "\n";
     EXPECT_LT(e, 1e3 * h * h) << integrator;
   }
 }
 
-// Every joint type (random trees of five bodies: cylindrical, universal, spherical, free, planar,
-// revolute, prismatic and fixed joints at random places) against the articulated-body algorithm
-// with rk45 at 1e-12, 1 s: the error falls fourfold when the step halves (second order) and stays
-// below 5e3 h^2 at the lower step (largest observed at h = 1e-4: global 8e-6, hybrid 1.9e-5, both
-// seed 2, in a free joint). The hybrid formulation is checked alike: its increments on a free
-// joint go through the SE(3) exponential (model/joint.cpp), without which it was first order.
+// Every joint type (random trees of five bodies: cylindrical, universal,
+// spherical, free, planar, revolute, prismatic and fixed joints at random
+// places) against the articulated-body algorithm with rk45 at 1e-12, 1 s: the
+// error falls fourfold when the step halves (second order) and stays below 5e3
+// h^2 at the lower step (largest observed at h = 1e-4: global 8e-6,
+// hybrid 1.9e-5, both seed 2, in a free joint). The hybrid formulation is
+// checked alike: its increments on a free joint go through the SE(3)
+// exponential (model/joint.cpp), without which it was first order.
 TEST(Global, EveryJointTypeConvergesWithSecondOrderToTheTreeDynamics) {
-  for (const char* formulation : {"global", "hybrid"})
+  for (const char *formulation : {"global", "hybrid"})
     for (unsigned seed = 0; seed < 8; ++seed) {
       const Model model = test_models::randomTree(5, seed).build();
       SimulationOptions ro;
@@ -181,7 +139,8 @@ TEST(Global, EveryJointTypeConvergesWithSecondOrderToTheTreeDynamics) {
       ro.integratorOptions.dt = 0.0;
       ro.tEnd = ro.outputInterval = 1.0;
       const Eigen::VectorXd reference = finalPositions(model, ro);
-      const double coarse = infNorm(finalPositions(model, structural(formulation, "trapezoidal", 4e-4, 1.0)) - reference);
+      const double coarse =
+          infNorm(finalPositions(model, structural(formulation, "trapezoidal", 4e-4, 1.0)) - reference);
       const double fine = infNorm(finalPositions(model, structural(formulation, "trapezoidal", 2e-4, 1.0)) - reference);
       std::cout << "[ " << formulation << " ] random tree seed " << seed << ": |q - q_aba| = " << coarse
                 << " (h = 4e-4), " << fine << " (h = 2e-4), order " << std::log2(coarse / fine) << "\n";
@@ -190,14 +149,15 @@ TEST(Global, EveryJointTypeConvergesWithSecondOrderToTheTreeDynamics) {
     }
 }
 
-// Joint and point springs, dampers, loads and prescribed motion (driven pendulum, 3 s), and a
-// prismatic joint with a spring (cart pendulum, 5 s), against the reference.
+// Joint and point springs, dampers, loads and prescribed motion (driven
+// pendulum, 3 s), and a prismatic joint with a spring (cart pendulum, 5 s),
+// against the reference.
 TEST(Global, ForceElementsAndPrescribedMotionAgreeWithTheReference) {
   constexpr double h = 1e-4;
-  for (const Model& model : {drivenPendulum(), modelFile("cart_pendulum.yaml")}) {
+  for (const Model &model : {drivenPendulum(), modelFile("cart_pendulum.yaml")}) {
     const double tEnd = model.name == "driven_pendulum" ? 3.0 : 5.0;
     const Eigen::VectorXd reference = referencePositions(model, tEnd);
-    for (const char* integrator : {"trapezoidal", "hht"}) {
+    for (const char *integrator : {"trapezoidal", "hht"}) {
       const double e = infNorm(finalPositions(model, structural("global", integrator, h, tEnd)) - reference);
       std::cout << "[ global ] " << model.name << " " << integrator << ": |q - q_reference| = " << e << "\n";
       EXPECT_LT(e, 1e3 * h * h) << model.name << " " << integrator;
@@ -205,9 +165,10 @@ TEST(Global, ForceElementsAndPrescribedMotionAgreeWithTheReference) {
   }
 }
 
-// After every step, in joint coordinates (the bounds of test_hybrid.cpp: positions 1e-10,
-// velocities and accelerations 1e-11) and in natural coordinates (|Phi| to the Newton tolerance,
-// |Phi_x xd - nu| and |Phi_x xdd - gamma| to the projection tolerance).
+// After every step, in joint coordinates (the bounds of test_hybrid.cpp:
+// positions 1e-10, velocities and accelerations 1e-11) and in natural
+// coordinates (|Phi| to the Newton tolerance, |Phi_x xd - nu| and |Phi_x xdd -
+// gamma| to the projection tolerance).
 TEST(Global, ConstraintResidualsAfterEveryStep) {
   const Model model = fourBar();
   Eigen::VectorXd q = model.q0, v = model.v0;
@@ -219,7 +180,7 @@ TEST(Global, ConstraintResidualsAfterEveryStep) {
   constexpr double h = 2e-3;
   for (std::string_view integrator : structuralIntegratorNames()) {
     GlobalFormulation problem(model);
-    const NaturalCoordinates& nc = problem.coordinates();
+    const NaturalCoordinates &nc = problem.coordinates();
     const int m = nc.constraintCount();
     Eigen::VectorXd phi(m), nu(m), gamma(m), Jy(m);
     SparseRows J = nc.jacobianPattern();
@@ -256,8 +217,8 @@ TEST(Global, ConstraintResidualsAfterEveryStep) {
   }
 }
 
-// The tangent matrix is sparse: its pattern, fixed per model, holds far fewer entries than the
-// dense upper triangle (a chain couples neighbours only).
+// The tangent matrix is sparse: its pattern, fixed per model, holds far fewer
+// entries than the dense upper triangle (a chain couples neighbours only).
 TEST(Global, TangentMatrixIsSparse) {
   ModelBuilder b;
   b.name = "chain";
@@ -278,77 +239,19 @@ TEST(Global, TangentMatrixIsSparse) {
   EXPECT_LT(problem.factorNonZeros(), n * (n + 1) / 2 / 3);
 }
 
-// A step whose Newton iteration fails (0.1 s is too long for the four-bar's fast phases) is
-// rejected and retried with half the step; the run completes and counts the rejections.
-TEST(Global, FailedNewtonStepsAreRetriedWithHalfTheStep) {
-  const Model model = fourBar();
-  SimulationOptions o = structural("global", "trapezoidal", 0.1, 2.0);
-  test_models::Recorder rec;
-  const SimulationResult r = simulate(model, o, {&rec});
-  ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_GT(r.rejectedSteps, 0);
-  EXPECT_EQ(rec.t.back(), 2.0);
-}
-
-// A step that cannot converge even at 1/1024 of its size stops the run with a message naming
-// the integrator, and the samples written before stay.
-TEST(Global, NewtonFailureEvenAfterHalvingStopsTheRunWithAMessage) {
-  const Model model = fourBar();
-  SimulationOptions o = structural("global", "trapezoidal", 1e-3, 1.0);
-  o.augmentedLagrangian.maxIterations = 1;
-  test_models::Recorder rec;
-  const SimulationResult r = simulate(model, o, {&rec});
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("Newton iteration of the trapezoidal integrator did not converge"), std::string::npos)
-      << r.error;
-  EXPECT_EQ(rec.t.size(), 1u);
-}
-
-// Restart archives: a structural integrator restored mid-run takes exactly the steps the saved
-// one would have (the natural state, multipliers and acceleration-like variables are its memory).
-TEST(Global, RestoredIntegratorContinuesBitForBit) {
-  const Model model = fourBar();
-  Eigen::VectorXd q = model.q0, v = model.v0;
-  assemble(model, 0.0, q, v);
-  Eigen::VectorXd x(model.nq + model.nv);
-  x << q, v;
-  IntegratorOptions o;
-  o.dt = 1e-3;
-  for (std::string_view integrator : structuralIntegratorNames()) {
-    MultibodySystem system(model, makeFormulation("reference", model), Stabilization::None);
-    auto problem = makeIndex3Problem("global", model), resumedProblem = makeIndex3Problem("global", model);
-    auto whole = makeStructuralIntegrator(integrator, NAN, o, *problem);
-    whole->initialize(system, 0.0, x);
-    for (int k = 0; k < 137; ++k) whole->step(0.3);
-    ArchiveWriter saved;
-    whole->save(saved);
-    ArchiveReader reader(saved.bytes(), "test");
-    auto resumed = makeStructuralIntegrator(integrator, NAN, o, *resumedProblem);
-    resumed->restore(system, reader);
-    EXPECT_TRUE(reader.atEnd()) << integrator;
-    while (whole->time() < 0.3) {
-      whole->step(0.3);
-      resumed->step(0.3);
-      ASSERT_EQ(whole->time(), resumed->time()) << integrator;
-      ASSERT_EQ(whole->state(), resumed->state()) << integrator << " at t = " << whole->time();
-    }
-    EXPECT_EQ(whole->stats().evaluations, resumed->stats().evaluations) << integrator;
-  }
-}
-
-// The registry: "global" is an index-3 formulation for closed loops; asked for in ODE form it
-// says which integrators it needs.
+// The registry: "global" is an index-3 formulation for closed loops; asked for
+// in ODE form it says which integrators it needs.
 TEST(Global, IsRegisteredAsAnIndexThreeFormulation) {
   bool listed = false;
-  for (const auto& f : formulations())
+  for (const auto &f : formulations())
     if (f.name == "global") listed = f.index3 && f.closedLoops;
   EXPECT_TRUE(listed);
   const Model model = fourBar();
-  EXPECT_NE(dynamic_cast<GlobalFormulation*>(makeIndex3Problem("global", model).get()), nullptr);
+  EXPECT_NE(dynamic_cast<GlobalFormulation *>(makeIndex3Problem("global", model).get()), nullptr);
   try {
     makeFormulation("global", model);
     FAIL() << "the global formulation was accepted in ODE form";
-  } catch (const Error& e) {
+  } catch (const Error &e) {
     EXPECT_NE(std::string(e.what()).find("structural integrator"), std::string::npos) << e.what();
   }
 }

@@ -62,7 +62,6 @@ class GlobalFormulation final : public Index3Problem {
   void evaluate(double t);
   /// Writes M + mix [gamma h C + beta h^2 (K + Phi_x^T alpha Phi_x)] into the factor's values.
   void assembleTangent(double constraintWeight, double stiffnessWeight, double dampingWeight);
-  double penaltyFor(double h) const;
   /// Iterated penalty projection of y onto J y = target with the factorised tangent matrix, until
   /// |J y - target|_inf <= projectionTolerance (then one pass more) or kMaxProjectionIterations passes.
   void project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);

@@ -61,7 +61,6 @@ class HybridFormulation final : public Index3Problem {
  private:
   /// M, Q, K, C, Phi and Phi_z at (t, q, v), in ws_ and the members below.
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
-  double penaltyFor(double h) const;
   /// Iterated penalty projection of y onto J y = target with the factorised tangent matrix, until
   /// |J y - target|_inf <= projectionTolerance or kMaxProjectionIterations passes.
   void project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);

@@ -1,6 +1,8 @@
 // Parametric example models.
 #pragma once
 
+#include <numbers>
+
 #include "articula/model/builder.hpp"
 
 namespace articula {
@@ -24,9 +26,13 @@ inline Model makeChain(int links, bool spatial) { return chainBuilder(links, spa
 /// tip of crank i. At q0, v0 every constraint holds exactly (up to rounding); crank 0 is
 /// locked in assembly so assembly keeps this state. Marker "B0" at the tip of crank 0
 /// starts at (0, 1, 0) moving at 1 m/s along +x. Gravity (0, -9.81, 0).
-/// Name "n_four_bar<N>". Throws Error for fourBars < 1.
-ModelBuilder nFourBarBuilder(int fourBars);
-inline Model makeNFourBar(int fourBars) { return nFourBarBuilder(fourBars).build(); }
+/// Name "n_four_bar<N>". Throws Error for fourBars < 1. Other crank angles and speeds give
+/// other motions of the same mechanism (every crank alike, couplers horizontal): hanging at
+/// -pi/2 + 0.5 at rest, it swings without ever reaching the singular flat position.
+ModelBuilder nFourBarBuilder(int fourBars, double crankAngle = std::numbers::pi / 2, double crankSpeed = -1.0);
+inline Model makeNFourBar(int fourBars, double crankAngle = std::numbers::pi / 2, double crankSpeed = -1.0) {
+  return nFourBarBuilder(fourBars, crankAngle, crankSpeed).build();
+}
 
 /// Spatial RSSR (revolute-spherical-spherical-revolute) crank-rocker, one closed loop.
 /// Uniform rods of 1 kg/m with a 0.02 m square section:

@@ -1,0 +1,68 @@
+// Private to src/dynamics: what the hybrid and global index-3
+// augmented-Lagrangian formulations share about their Newton iteration (the
+// penalty, when it has converged) and projections.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <limits>
+
+#include "articula/dynamics/hybrid.hpp"
+
+namespace articula::augmented_lagrangian {
+
+// The constraint block of the tangent matrix outweighs the inertia about this
+// much (see AugmentedLagrangianOptions::penalty).
+constexpr double kPenaltyRatio = 1e4;
+// Penalty projections shrink the violation about kPenaltyRatio-fold each; a few
+// suffice away from singular positions.
+constexpr int kMaxProjectionIterations = 20;
+// Corrections of the increment below this many ulps of the positions are
+// round-off.
+constexpr double kRoundoffUlps = 16.0;
+// A correction that no longer halves within this factor of that floor is the
+// noise of a badly conditioned tangent (many loops near a singular position).
+constexpr double kStagnationFactor = 1e3;
+
+inline double infNorm(const Eigen::VectorXd &x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
+
+/// alpha: the option, or automatic (1e4 max diag M / (beta h^2)).
+inline double penalty(const AugmentedLagrangianOptions &options, double massScale, double beta, double h) {
+  return options.penalty > 0.0 ? options.penalty : kPenaltyRatio * massScale / (beta * h * h);
+}
+
+/// The convergence test of one step's Newton iteration. The increment dz
+/// determines the accelerations (a = dz / (beta h^2) + ...), so the iteration
+/// must converge in them, or their errors, carried from step to step, would
+/// grow as the step shrinks; below that, positions limit: the constraints are
+/// evaluated at q_n (+) dz, rounded to a few ulps of q.
+class NewtonConvergence {
+ public:
+  NewtonConvergence(const AugmentedLagrangianOptions &options, double beta, double h, double positionSize)
+      : options_(options),
+        betaH2_(beta * h * h),
+        roundoffFloor_(kRoundoffUlps * std::numeric_limits<double>::epsilon() * (1.0 + positionSize)) {}
+
+  /// Records the size of the correction just applied to the increment.
+  void corrected(double incrementCorrection) {
+    previous_ = increment_;
+    increment_ = incrementCorrection;
+  }
+  /// Size of the last correction of the acceleration-like variable.
+  double accelerationCorrection() const { return increment_ / betaH2_; }
+  /// Whether the iterate reached after the last correction is converged, given
+  /// its accelerations' size and constraint error.
+  bool converged(double accelerationSize, double constraintError) const {
+    const bool stagnant = increment_ <= kStagnationFactor * roundoffFloor_ && increment_ >= 0.5 * previous_;
+    return (accelerationCorrection() <= options_.newtonTolerance * (1.0 + accelerationSize) ||
+            increment_ <= roundoffFloor_ || stagnant) &&
+           constraintError <= options_.constraintTolerance;
+  }
+
+ private:
+  const AugmentedLagrangianOptions &options_;
+  double betaH2_, roundoffFloor_;
+  double increment_ = INFINITY, previous_ = INFINITY;
+};
+
+}  // namespace articula::augmented_lagrangian
