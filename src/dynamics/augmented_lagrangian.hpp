@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "articula/dynamics/hybrid.hpp"
+#include "articula/integrate/structural.hpp"
 
 namespace articula::augmented_lagrangian {
 
@@ -23,6 +24,17 @@ constexpr double kRoundoffUlps = 16.0;
 // A correction that no longer halves within this factor of that floor is the
 // noise of a badly conditioned tangent (many loops near a singular position).
 constexpr double kStagnationFactor = 1e3;
+
+/// The Newmark difference equations of one step in its increment dz, written in the
+/// acceleration-like variable a (seed 001 eq. (39)-(42)): v_{n+1} = gamma/(beta h) dz + vHat and
+/// a_{n+1} = 1/(beta h^2) dz + aHat; and the predictor dz = h v_n + h^2/2 a_n (a stays a_n).
+inline void newmarkStep(const StructuralParameters& p, double h, Eigen::Ref<const Eigen::VectorXd> vn,
+                        const Eigen::VectorXd& an, Eigen::VectorXd& vHat, Eigen::VectorXd& aHat, Eigen::VectorXd& dz) {
+  const double g = p.gamma, b = p.beta;
+  vHat = -(g / b - 1.0) * vn - h * (g / (2.0 * b) - 1.0) * an;
+  aHat = -(1.0 / (b * h)) * vn - (1.0 / (2.0 * b) - 1.0) * an;
+  dz = h * vn + (0.5 * h * h) * an;
+}
 
 inline double infNorm(const Eigen::VectorXd &x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
 

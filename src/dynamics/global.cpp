@@ -152,11 +152,7 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
   const double tNew = t + h;
   const double g = p_.gamma, b = p_.beta, dm = p_.deltaM, df = p_.deltaF;
   const Eigen::VectorXd& an = accelerationLike_;
-  // Newmark difference equations in the increment dz = x_{n+1} - x_n, written in the
-  // acceleration-like variable (seed 001 eq. (39)-(42)).
-  vHat_ = -(g / b - 1.0) * Xd_ - h * (g / (2.0 * b) - 1.0) * an;
-  aHat_ = -(1.0 / (b * h)) * Xd_ - (1.0 / (2.0 * b) - 1.0) * an;
-  dz_ = h * Xd_ + (0.5 * h * h) * an;  // predictor: a stays a_n over the step
+  augmented_lagrangian::newmarkStep(p_, h, Xd_, an, vHat_, aHat_, dz_);  // dz = x_{n+1} - x_n here
 
   const double alpha = augmented_lagrangian::penalty(options_, massScale_, b, h);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}

@@ -108,11 +108,7 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
   const auto vn = x.tail(nv);
   const double g = p_.gamma, b = p_.beta, dm = p_.deltaM, df = p_.deltaF;
   const Eigen::VectorXd& an = accelerationLike_;
-  // Newmark difference equations in the increment dz, written in the acceleration-like variable
-  // (seed 001 eq. (39)-(42)): v = gamma/(beta h) dz + vHat, a = 1/(beta h^2) dz + aHat.
-  vHat_ = -(g / b - 1.0) * vn - h * (g / (2.0 * b) - 1.0) * an;
-  aHat_ = -(1.0 / (b * h)) * vn - (1.0 / (2.0 * b) - 1.0) * an;
-  dz_ = h * vn + (0.5 * h * h) * an;  // predictor: a stays a_n over the step
+  augmented_lagrangian::newmarkStep(p_, h, vn, an, vHat_, aHat_, dz_);
 
   const double alpha = augmented_lagrangian::penalty(options_, massScale_, b, h);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
