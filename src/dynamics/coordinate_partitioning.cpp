@@ -60,8 +60,6 @@ void CoordinatePartitioning::selectPartition(double t, const Eigen::VectorXd& q,
   Ji_.resize(r, ni);
   R_.setZero(n, ni);
   RtMR_.resize(ni, ni);
-  dependentLu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(r);
-  reducedLlt_ = Eigen::LLT<Eigen::MatrixXd>(ni);
   rhs_.resize(r);
   gammaRows_.resize(r);
   vi_.resize(ni);
