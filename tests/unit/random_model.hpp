@@ -132,4 +132,45 @@ inline ModelBuilder randomRevoluteTree(int bodies, unsigned seed) {
   return b;
 }
 
+/// randomTree with joint springs and joint loads on scalar joints (universal joints only with
+/// `universalJointElements`: natural coordinates do not map them), point springs between bodies
+/// (and the ground), body forces and torques fixed in the world or in the body.
+inline Model randomTreeWithForceElements(int bodies, unsigned seed, bool universalJointElements = true) {
+  ModelBuilder b = randomTree(bodies, seed);
+  const Model bare = b.build();
+  std::mt19937 gen(seed + 1000);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
+  auto body = [&](int k) { return k < 0 ? std::string("ground") : "b" + std::to_string(k); };
+  for (int i = 1; i <= bare.bodyCount(); ++i) {
+    const Joint& j = bare.joints[i];
+    if (j.nv == 0 || !jointHasScalarCoordinates(j.type)) continue;
+    if (j.type == JointType::Universal && !universalJointElements) continue;
+    JointSpringSpec s;
+    s.name = "spring_" + j.name, s.joint = j.name, s.dof = i % j.nv;
+    s.stiffness = 20.0 + 10.0 * u(gen), s.damping = 1.0 + u(gen), s.restPosition = u(gen);
+    b.addJointSpring(s);
+    JointLoadSpec l;
+    l.name = "load_" + j.name, l.joint = j.name, l.dof = (i + 1) % j.nv;
+    l.magnitude = TimeFunction::sine(2.0, 1.5, u(gen), u(gen));
+    b.addJointLoad(l);
+  }
+  std::uniform_int_distribution<int> pick(-1, bodies - 1);
+  for (int k = 0; k < bodies; ++k) {
+    PointSpringSpec s;
+    s.name = "ps" + std::to_string(k), s.bodyA = body(k), s.bodyB = body(pick(gen));
+    if (s.bodyB == s.bodyA) s.bodyB = "ground";
+    s.pointA = 0.3 * vec(), s.pointB = 0.3 * vec();
+    s.stiffness = 50.0 + 20.0 * u(gen), s.damping = 2.0 + u(gen), s.restLength = 0.2 + 0.1 * u(gen);
+    b.addPointSpring(s);
+    BodyLoadSpec l;
+    l.name = "bl" + std::to_string(k), l.body = body(k);
+    l.torque = k % 2 == 1, l.worldFrame = k % 3 != 0;
+    l.point = 0.3 * vec(), l.direction = vec().normalized();
+    l.magnitude = TimeFunction::sine(5.0, 0.7, u(gen), u(gen));
+    b.addBodyLoad(l);
+  }
+  return b.build();
+}
+
 }  // namespace articula::test_models

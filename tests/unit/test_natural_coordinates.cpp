@@ -48,45 +48,6 @@ State randomState(const Model& model, std::mt19937& gen) {
 
 double infNorm(const Eigen::VectorXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
 
-// randomTree with spring-dampers and loads on the coordinates natural coordinates support
-// (revolute, prismatic, cylindrical, planar), point springs and body loads.
-Model randomTreeWithForceElements(int bodies, unsigned seed) {
-  ModelBuilder b = test_models::randomTree(bodies, seed);
-  const Model bare = b.build();
-  std::mt19937 gen(seed + 1000);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
-  auto body = [&](int k) { return k < 0 ? std::string("ground") : "b" + std::to_string(k); };
-  for (int i = 1; i <= bare.bodyCount(); ++i) {
-    const Joint& j = bare.joints[i];
-    if (j.nv == 0 || !jointHasScalarCoordinates(j.type) || j.type == JointType::Universal) continue;
-    JointSpringSpec s;
-    s.name = "spring_" + j.name, s.joint = j.name, s.dof = i % j.nv;
-    s.stiffness = 20.0 + 10.0 * u(gen), s.damping = 1.0 + u(gen), s.restPosition = u(gen);
-    b.addJointSpring(s);
-    JointLoadSpec l;
-    l.name = "load_" + j.name, l.joint = j.name, l.dof = (i + 1) % j.nv;
-    l.magnitude = TimeFunction::sine(2.0, 1.5, u(gen), u(gen));
-    b.addJointLoad(l);
-  }
-  std::uniform_int_distribution<int> pick(-1, bodies - 1);
-  for (int k = 0; k < bodies; ++k) {
-    PointSpringSpec s;
-    s.name = "ps" + std::to_string(k), s.bodyA = body(k), s.bodyB = body(pick(gen));
-    if (s.bodyB == s.bodyA) s.bodyB = "ground";
-    s.pointA = 0.3 * vec(), s.pointB = 0.3 * vec();
-    s.stiffness = 50.0 + 20.0 * u(gen), s.damping = 2.0 + u(gen), s.restLength = 0.2 + 0.1 * u(gen);
-    b.addPointSpring(s);
-    BodyLoadSpec l;
-    l.name = "bl" + std::to_string(k), l.body = body(k);
-    l.torque = k % 2 == 1, l.worldFrame = k % 3 != 0;
-    l.point = 0.3 * vec(), l.direction = vec().normalized();
-    l.magnitude = TimeFunction::sine(5.0, 0.7, u(gen), u(gen));
-    b.addBodyLoad(l);
-  }
-  return b.build();
-}
-
 // A random tree with loop constraints of every type between random bodies and prescribed motions
 // on the scalar coordinates natural coordinates support (not assembled: for derivative checks).
 Model randomTreeWithConstraints(int bodies, unsigned seed) {
@@ -304,7 +265,7 @@ TEST(NaturalCoordinates, GeneralisedForcesDoTheWorkOfTheTreeForces) {
   std::mt19937 gen(15);
   for (int bodies : {1, 2, 3, 5, 8, 13})
     for (unsigned seed = 0; seed < 8; ++seed) {
-      const Model model = randomTreeWithForceElements(bodies, seed);
+      const Model model = test_models::randomTreeWithForceElements(bodies, seed, false);
       const NaturalCoordinates nc(model);
       Workspace ws(model);
       const State s = randomState(model, gen);

@@ -6,6 +6,7 @@
 #include "articula/dynamics/semi_recursive.hpp"
 #include "articula/dynamics/spring_damper_tangent.hpp"
 #include "articula/kinematics/kinematics.hpp"
+#include "generalised_forces.hpp"
 #include "random_model.hpp"
 
 using namespace articula;
@@ -44,12 +45,7 @@ Model springTree(int bodies, unsigned seed) {
 }
 
 Eigen::VectorXd forces(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  Workspace ws(model);
-  updateVelocities(model, ws, q, v);
-  evaluateForceElements(model, ws, 0.0, q, v);
-  Eigen::VectorXd Q(model.nv);
-  SemiRecursiveDynamics(model).forces(ws, Q);
-  return Q;
+  return test_models::generalisedForces(model, 0.0, q, v);
 }
 
 }  // namespace
