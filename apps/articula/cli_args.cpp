@@ -17,6 +17,8 @@ usage:
   articula generate n-four-bar --n N -o FILE.yaml
                                            write the N four-bar mechanism (IFToMM benchmark A02)
   articula generate rssr -o FILE.yaml      write the spatial RSSR crank-rocker (one closed loop)
+  articula generate rssr-bank --n N -o FILE.yaml
+                                           write N RSSR loops on one crankshaft (spatial, N loops)
   articula --help | --version
 
 simulate options:
@@ -127,12 +129,13 @@ void parseSimulate(Args& args, Command& c) {
 }
 
 void parseGenerate(Args& args, Command& c) {
-  if (args.done()) throw UsageError("generate needs a model kind (chain, n-four-bar, rssr)");
+  if (args.done()) throw UsageError("generate needs a model kind (chain, n-four-bar, rssr, rssr-bank)");
   const std::string kind = args.next();
   if (kind == "chain") c.kind = Command::Kind::GenerateChain;
   else if (kind == "n-four-bar") c.kind = Command::Kind::GenerateNFourBar;
   else if (kind == "rssr") c.kind = Command::Kind::GenerateRssr;
-  else throw UsageError("unknown model kind '" + kind + "' for generate (valid: chain, n-four-bar, rssr)");
+  else if (kind == "rssr-bank") c.kind = Command::Kind::GenerateRssrBank;
+  else throw UsageError("unknown model kind '" + kind + "' for generate (valid: chain, n-four-bar, rssr, rssr-bank)");
   const bool takesN = c.kind != Command::Kind::GenerateRssr;
   bool haveN = false;
   while (!args.done()) {

@@ -18,7 +18,7 @@ class UsageError : public std::runtime_error {
 };
 
 struct Command {
-  enum class Kind { Help, Version, Simulate, Info, Check, GenerateChain, GenerateNFourBar, GenerateRssr };
+  enum class Kind { Help, Version, Simulate, Info, Check, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank };
   Kind kind = Kind::Help;
   std::string modelPath;
   // simulate
@@ -29,8 +29,8 @@ struct Command {
   bool quiet = false;
   std::optional<double> checkpointSeconds;  ///< --checkpoint: restart-file interval
   bool resume = false;                      ///< --resume: continue from OUTDIR/restart.bin
-  // generate chain | n-four-bar | rssr
-  int links = 0;         ///< --n: links of the chain, four-bars of the n-four-bar
+  // generate chain | n-four-bar | rssr | rssr-bank
+  int links = 0;         ///< --n: links of the chain, four-bars of the n-four-bar, loops of the bank
   bool spatial = false;  ///< chain only
   std::string outputFile;
 };

@@ -119,6 +119,8 @@ int run(const cli::Command& c) {
       return writeGenerated(makeNFourBar(c.links), c.outputFile);
     case cli::Command::Kind::GenerateRssr:
       return writeGenerated(makeRssr(), c.outputFile);
+    case cli::Command::Kind::GenerateRssrBank:
+      return writeGenerated(makeRssrBank(c.links), c.outputFile);
   }
   return 2;
 }

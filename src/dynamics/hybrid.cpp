@@ -19,7 +19,7 @@ HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangi
       derivatives_(options.finiteDifferenceTangent ? std::make_unique<ForceDerivatives>(model, options.derivatives)
                                                    : nullptr),
       constraints_(model),
-      cholesky_(model.nv),
+      tangent_(model),
       lu_(model.nv),
       M_(model.nv, model.nv),
       K_(Eigen::MatrixXd::Zero(model.nv, model.nv)),
@@ -81,14 +81,20 @@ void HybridFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& targe
   }
 }
 
-bool HybridFormulation::factorizeTangent() {
+bool HybridFormulation::factorizeTangent(double constraintWeight, double stiffnessWeight, double dampingWeight) {
   if (derivatives_) {
+    // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].
+    T_ = M_ + stiffnessWeight * K_ + dampingWeight * C_;
+    if (constraints_.size()) T_.noalias() += constraintWeight * (constraints_.J.transpose() * constraints_.J);
     lu_.compute(T_);
     // PartialPivLU does not report failure: a vanishing pivot shows as a non-finite determinant.
     return std::isfinite(lu_.matrixLU().diagonal().prod()) && lu_.matrixLU().diagonal().cwiseAbs().minCoeff() > 0.0;
   }
-  cholesky_.compute(T_);
-  return cholesky_.info() == Eigen::Success;
+  static const Eigen::MatrixXd kNone;
+  const bool springs = springs_.active();
+  tangent_.assemble(M_, springs ? K_ : kNone, stiffnessWeight, springs ? C_ : kNone, dampingWeight, constraints_.J,
+                    constraintWeight);
+  return tangent_.factorize();
 }
 
 void HybridFormulation::solveTangent(Eigen::VectorXd& x) {
@@ -96,7 +102,7 @@ void HybridFormulation::solveTangent(Eigen::VectorXd& x) {
     luRhs_ = x;
     x.noalias() = lu_.solve(luRhs_);
   } else
-    cholesky_.solveInPlace(x);
+    tangent_.solveInPlace(x);
 }
 
 NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& x,
@@ -112,7 +118,7 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
 
   const double alpha = augmented_lagrangian::penalty(options_, massScale_, b, h);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
-  const double scale = b * h * h * mix;         // residual scaling, as in eq. (27)
+  const double scale = b * h * h * mix;        // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
 
   augmented_lagrangian::NewtonConvergence convergence(options_, b, h, infNorm(x.head(nq)));
@@ -142,10 +148,7 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     }
     r_ *= scale;
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].
-    T_ = M_;
-    if (derivatives_ || springs_.active()) T_ += mix * ((g * h) * C_ + (b * h * h) * K_);
-    if (constraints_.size()) T_.noalias() += (mix * b * h * h * alpha) * (constraints_.J.transpose() * constraints_.J);
-    if (!factorizeTangent()) break;
+    if (!factorizeTangent(mix * b * h * h * alpha, mix * b * h * h, mix * g * h)) break;
     solveTangent(r_);
     dz_ -= r_;
     convergence.corrected(infNorm(r_));

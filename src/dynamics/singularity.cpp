@@ -52,12 +52,15 @@ void SingularityMonitor::choosePartition(const Eigen::MatrixXd& J) {
   for (int k = 0; k < rank_; ++k) cols_[static_cast<std::size_t>(k)] = lu.permutationQ().indices()[k];
 }
 
-double SingularityMonitor::minor(const Eigen::MatrixXd& J, const std::vector<int>& rows, const std::vector<int>& cols) const {
-  const int r = static_cast<int>(rows.size());
-  Eigen::MatrixXd M(r, r);
+double SingularityMonitor::minor(const Eigen::MatrixXd& J) {
+  const int r = static_cast<int>(rows_.size());
+  if (r == 0) return 1.0;
+  minor_.resize(r, r);  // sized by choosePartition's rank: no allocation between re-choices
   for (int a = 0; a < r; ++a)
-    for (int b = 0; b < r; ++b) M(a, b) = J(rows[static_cast<std::size_t>(a)], cols[static_cast<std::size_t>(b)]);
-  return r == 0 ? 1.0 : M.partialPivLu().determinant();
+    for (int b = 0; b < r; ++b)
+      minor_(a, b) = J(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(b)]);
+  minorLu_.compute(minor_);
+  return minorLu_.determinant();
 }
 
 void SingularityMonitor::start(double t, const Eigen::VectorXd& q) {
@@ -65,26 +68,25 @@ void SingularityMonitor::start(double t, const Eigen::VectorXd& q) {
   qPrev_ = q;
   tPrev_ = t;
   choosePartition(constraints_.J);
-  sign_ = minor(constraints_.J, rows_, cols_) >= 0.0 ? 1.0 : -1.0;
+  sign_ = minor(constraints_.J) >= 0.0 ? 1.0 : -1.0;
 }
 
 std::string SingularityMonitor::check(double t, const Eigen::VectorXd& q) {
   if (constraints_.size() == 0 || rank_ == 0) return {};
   evaluate(t, q);
-  const Eigen::MatrixXd J = constraints_.J;
   std::string found;
-  const double d = minor(J, rows_, cols_);
-  if ((d >= 0.0 ? 1.0 : -1.0) != sign_) {
+  if ((minor(constraints_.J) >= 0.0 ? 1.0 : -1.0) != sign_) {
     // The watched minor vanished between the two states: find where along the straight
     // line between them (bisection), and ask whether the whole Jacobian is rank deficient
     // there or only this choice of dependent coordinates is poor.
+    const Eigen::MatrixXd J = constraints_.J;
     double lo = 0.0, hi = 1.0;
     Eigen::VectorXd qs = q;
     for (int it = 0; it < kBisections; ++it) {
       const double mid = 0.5 * (lo + hi);
       qs = (1.0 - mid) * qPrev_ + mid * q;
       evaluate(tPrev_ + mid * (t - tPrev_), qs);
-      if ((minor(constraints_.J, rows_, cols_) >= 0.0 ? 1.0 : -1.0) == sign_)
+      if ((minor(constraints_.J) >= 0.0 ? 1.0 : -1.0) == sign_)
         lo = mid;
       else
         hi = mid;
@@ -103,8 +105,8 @@ std::string SingularityMonitor::check(double t, const Eigen::VectorXd& q) {
       found = s.str();
     }
     choosePartition(J);  // continue with the best choice at the new state
+    sign_ = minor(J) >= 0.0 ? 1.0 : -1.0;
   }
-  sign_ = minor(J, rows_, cols_) >= 0.0 ? 1.0 : -1.0;
   qPrev_ = q;
   tPrev_ = t;
   return found;

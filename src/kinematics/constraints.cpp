@@ -1,5 +1,8 @@
 #include "articula/kinematics/constraints.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -28,10 +31,27 @@ ConstraintEvaluator::ConstraintEvaluator(const Model& model)
       nu(Eigen::VectorXd::Zero(model.constraintCount())),
       gamma(Eigen::VectorXd::Zero(model.constraintCount())),
       model_(model),
-      JA_(6, model.nv),
-      JB_(6, model.nv),
-      P_(3, model.nv),
-      zeroV_(Eigen::VectorXd::Zero(model.nv)) {}
+      P_(Eigen::Matrix3Xd::Zero(3, model.nv)),
+      W_(Eigen::Matrix3Xd::Zero(3, model.nv)),
+      zeroV_(Eigen::VectorXd::Zero(model.nv)) {
+  supportStart_.push_back(0);
+  for (const auto& l : model.loops) {
+    const std::vector<int> a = pathCoordinates(model, l.bodyA), b = pathCoordinates(model, l.bodyB);
+    std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(support_));
+    supportStart_.push_back(static_cast<int>(support_.size()));
+  }
+}
+
+void ConstraintEvaluator::addPathColumns(const Workspace& ws, int body, const Vec3& p, double sign) {
+  for (int k = body; k != 0; k = model_.joints[k].parent) {
+    const Joint& j = model_.joints[k];
+    for (int col = 0; col < j.nv; ++col) {
+      const Motion s = ws.X0[k].applyInverse(Motion::fromVector(ws.joint[k].S.col(col)));  // world, about the origin
+      P_.col(j.iv + col) += sign * (s.lin + s.ang.cross(p));                               // velocity of the point at p
+      W_.col(j.iv + col) += sign * s.ang;
+    }
+  }
+}
 
 void ConstraintEvaluator::positions(const Workspace& ws, double t, const Eigen::VectorXd& q) {
   int row = 0;
@@ -63,27 +83,33 @@ void ConstraintEvaluator::positions(const Workspace& ws, double t, const Eigen::
 void ConstraintEvaluator::jacobian(const Workspace& ws, double t) {
   int row = 0;
   nu.setZero();
-  for (const auto& l : model_.loops) {
+  for (std::size_t i = 0; i < model_.loops.size(); ++i) {
+    const LoopConstraint& l = model_.loops[i];
     const FramePair f = framePair(ws, l);
-    bodyJacobian(model_, ws, l.bodyA, JA_);
-    bodyJacobian(model_, ws, l.bodyB, JB_);
-    // Relative linear velocity of the frame origins: v_O + w x p = J_lin - [p]x J_ang per body.
-    P_.noalias() = JB_.bottomRows<3>() - JA_.bottomRows<3>();
-    P_.noalias() -= skew(f.pb) * JB_.topRows<3>();
-    P_.noalias() += skew(f.pa) * JA_.topRows<3>();
+    // Only the columns of the loop's support (the joints on the root paths of its two bodies)
+    // can be non-zero; the others keep the zeros of construction.
+    const auto first = support_.begin() + supportStart_[i], last = support_.begin() + supportStart_[i + 1];
+    for (auto c = first; c != last; ++c) {
+      P_.col(*c).setZero();
+      W_.col(*c).setZero();
+    }
+    // Relative velocity of the frame origins (P) and relative angular velocity (W) per unit rate
+    // of each coordinate; a common ancestor's columns cancel partly.
+    addPathColumns(ws, l.bodyB, f.pb, 1.0);
+    addPathColumns(ws, l.bodyA, f.pa, -1.0);
     if (l.type == LoopConstraint::Type::Distance) {
       const Vec3 d = f.pb - f.pa;
       const double L = d.norm();
       const Vec3 u = L > 1e-300 ? Vec3(d / L) : Vec3::Zero();
-      J.row(row++).noalias() = u.transpose() * P_;
+      for (auto c = first; c != last; ++c) J(row, *c) = u.dot(P_.col(*c));
+      ++row;
       continue;
     }
-    J.middleRows<3>(row) = P_;
+    for (auto c = first; c != last; ++c) J.block<3, 1>(row, *c) = P_.col(*c);
     row += 3;
     const int axes = angularAxisCount(l.type);
-    if (axes == 0) continue;
-    P_.noalias() = JB_.topRows<3>() - JA_.topRows<3>();  // relative angular velocity
-    for (int k = 0; k < axes; ++k) J.row(row++).noalias() = f.Ra.col(k).transpose() * P_;
+    for (int k = 0; k < axes; ++k, ++row)
+      for (auto c = first; c != last; ++c) J(row, *c) = f.Ra.col(k).dot(W_.col(*c));
   }
   for (const auto& p : model_.prescribed) {
     J.row(row).setZero();

@@ -1,5 +1,7 @@
 #include "articula/kinematics/kinematics.hpp"
 
+#include <algorithm>
+
 namespace articula {
 
 void updatePositions(const Model& model, Workspace& ws, const Eigen::VectorXd& q) {
@@ -21,7 +23,7 @@ void updateVelocities(const Model& model, Workspace& ws, const Eigen::VectorXd& 
     ws.X0[i] = j.parent == 0 ? ws.Xup[i] : ws.Xup[i] * ws.X0[j.parent];
     const Motion vJ = Motion::fromVector(jk.S * v.segment(j.iv, j.nv));
     ws.v[i] = ws.Xup[i].apply(ws.v[j.parent]) + vJ;  // v[0] stays zero
-    ws.c[i] = jk.cJ + crossMotion(ws.v[i], vJ);       // RBDA eq. (5.7)
+    ws.c[i] = jk.cJ + crossMotion(ws.v[i], vJ);      // RBDA eq. (5.7)
   }
 }
 
@@ -49,6 +51,14 @@ Vec3 pointAcceleration(const Workspace& ws, int body, const Vec3& p) {
 Vec3 angularVelocity(const Workspace& ws, int body) { return ws.X0[body].E.transpose() * ws.v[body].ang; }
 Vec3 angularAcceleration(const Workspace& ws, int body) { return ws.X0[body].E.transpose() * ws.a[body].ang; }
 
+std::vector<int> pathCoordinates(const Model& model, int body) {
+  std::vector<int> coordinates;
+  for (int b = body; b > 0; b = model.parent(b))
+    for (int k = 0; k < model.joints[b].nv; ++k) coordinates.push_back(model.joints[b].iv + k);
+  std::sort(coordinates.begin(), coordinates.end());
+  return coordinates;
+}
+
 void bodyJacobian(const Model& model, const Workspace& ws, int body, Eigen::Ref<Eigen::MatrixXd> J) {
   J.setZero();
   for (int k = body; k != 0; k = model.joints[k].parent) {
@@ -70,7 +80,8 @@ void pointJacobian(const Model& model, const Workspace& ws, int body, const Vec3
   }
 }
 
-void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> qdot) {
+void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                       Eigen::Ref<Eigen::VectorXd> qdot) {
   for (int i = 1; i <= model.bodyCount(); ++i) {
     const Joint& j = model.joints[i];
     jointConfigurationRate(j, q.data() + j.iq, v.data() + j.iv, qdot.data() + j.iq);

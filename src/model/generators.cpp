@@ -85,7 +85,8 @@ constexpr const char* kRockerColor = "#59b36b";
 }  // namespace
 
 ModelBuilder nFourBarBuilder(int fourBars, double crankAngle, double crankSpeed) {
-  if (fourBars < 1) throw Error("an N four-bar mechanism needs at least one four-bar (got " + std::to_string(fourBars) + ")");
+  if (fourBars < 1)
+    throw Error("an N four-bar mechanism needs at least one four-bar (got " + std::to_string(fourBars) + ")");
   constexpr double kLength = 1.0, kMass = 1.0;
   ModelBuilder b;
   b.name = numbered("n_four_bar", fourBars);
@@ -123,68 +124,108 @@ ModelBuilder nFourBarBuilder(int fourBars, double crankAngle, double crankSpeed)
   return b;
 }
 
-ModelBuilder rssrBuilder(double crankAngle) {
-  constexpr double kCrank = 0.3, kCoupler = 1.2, kRocker = 0.6, kCrankSpeed = 2.0;
-  const Vec3 rockerPivot(0.4, 0.8, 0.8);
-  if (!std::isfinite(crankAngle)) throw Error("the RSSR crank angle must be finite");
+namespace {
 
-  // Closure at this crank angle. Crank tip P = kCrank (cos t, sin t, 0); rocker tip
-  // R(phi) = D + kRocker (0, cos phi, sin phi); |R - P| = kCoupler gives, with w = D - P,
-  // |w|^2 + kRocker^2 + 2 kRocker rho cos(phi - alpha) = kCoupler^2, rho = |(w_y, w_z)|,
+constexpr double kRssrCrank = 0.3, kRssrCoupler = 1.2, kRssrRocker = 0.6, kRssrCrankSpeed = 2.0;
+
+// One RSSR loop driven by `crank`, a body turning about the world z axis at kRssrCrankSpeed whose
+// frame is at angle `crankAngle`: its tip at angle `tipAngle` in the crank frame, lifted by z,
+// carries a coupler (spherical joint "B"), closed by ball loop "C" on a rocker (revolute "D"
+// about the world x axis at (0.4, 0.8, 0.8 + z)). Names take `suffix`.
+void addRssrLoop(ModelBuilder& b, const std::string& crank, const std::string& suffix, double crankAngle,
+                 double tipAngle, double z) {
+  const Vec3 rockerPivot(0.4, 0.8, 0.8 + z);
+  // Closure at this crank angle. Crank tip P = kRssrCrank (cos t, sin t, 0) + z; rocker tip
+  // R(phi) = D + kRssrRocker (0, cos phi, sin phi); |R - P| = kRssrCoupler gives, with w = D - P,
+  // |w|^2 + kRssrRocker^2 + 2 kRssrRocker rho cos(phi - alpha) = kRssrCoupler^2, rho = |(w_y, w_z)|,
   // alpha = atan2(w_z, w_y). The minus branch is the rocker hanging down.
-  const Mat3 crankRotation = Eigen::AngleAxisd(crankAngle, Vec3::UnitZ()).toRotationMatrix();
-  const Vec3 P = crankRotation * Vec3(kCrank, 0.0, 0.0);
+  const Mat3 armRotation = Eigen::AngleAxisd(crankAngle + tipAngle, Vec3::UnitZ()).toRotationMatrix();
+  const Vec3 P = armRotation * Vec3(kRssrCrank, 0.0, 0.0) + Vec3(0.0, 0.0, z);
   const Vec3 w = rockerPivot - P;
   const double rho = std::hypot(w.y(), w.z());
-  const double cosine = (kCoupler * kCoupler - w.squaredNorm() - kRocker * kRocker) / (2.0 * kRocker * rho);
+  const double cosine =
+      (kRssrCoupler * kRssrCoupler - w.squaredNorm() - kRssrRocker * kRssrRocker) / (2.0 * kRssrRocker * rho);
   if (std::abs(cosine) >= 1.0) throw Error("the RSSR loop does not close (internal geometry error)");
   const double phi = std::atan2(w.z(), w.y()) - std::acos(cosine);
-  const Vec3 R = rockerPivot + kRocker * Vec3(0.0, std::cos(phi), std::sin(phi));
-  const Vec3 e = (R - P) / kCoupler;  // coupler axis, world
+  const Vec3 R = rockerPivot + kRssrRocker * Vec3(0.0, std::cos(phi), std::sin(phi));
+  const Vec3 e = (R - P) / kRssrCoupler;  // coupler axis, world
 
-  // Coupler orientation relative to the crank: the shortest rotation taking x onto the axis
-  // (no spin about the coupler's own axis).
-  const Quat couplerInCrank = Quat::FromTwoVectors(Vec3::UnitX(), crankRotation.transpose() * e).normalized();
-  const Mat3 couplerRotation = crankRotation * couplerInCrank.toRotationMatrix();
+  // Coupler orientation relative to the crank arm: the shortest rotation taking x onto the axis
+  // (no spin about the coupler's own axis); relative to the crank frame it turns by tipAngle more.
+  const Quat couplerInArm = Quat::FromTwoVectors(Vec3::UnitX(), armRotation.transpose() * e).normalized();
+  const Quat couplerInCrank = Quat(Eigen::AngleAxisd(tipAngle, Vec3::UnitZ())) * couplerInArm;
+  const Mat3 couplerRotation = armRotation * couplerInArm.toRotationMatrix();
 
-  // Velocities for the crank at kCrankSpeed: the rocker tip moves along t = x x (R - D);
+  // Velocities for the crank at kRssrCrankSpeed: the rocker tip moves along t = x x (R - D);
   // the coupler's axial relative velocity vanishes: (vR - vP) . e = 0.
-  const Vec3 vP = kCrankSpeed * Vec3::UnitZ().cross(P);
+  const Vec3 vP = kRssrCrankSpeed * Vec3::UnitZ().cross(P);
   const Vec3 t = Vec3::UnitX().cross(R - rockerPivot);
   const double phiDot = vP.dot(e) / t.dot(e);
   const Vec3 vR = phiDot * t;
-  const Vec3 omega = e.cross(vR - vP) / kCoupler;  // coupler angular velocity normal to its axis
+  const Vec3 omega = e.cross(vR - vP) / kRssrCoupler;  // coupler angular velocity normal to its axis
   // Spherical joint velocity: angular velocity relative to the crank in coupler coordinates.
-  const Vec3 omegaRelative = couplerRotation.transpose() * (omega - kCrankSpeed * Vec3::UnitZ());
+  const Vec3 omegaRelative = couplerRotation.transpose() * (omega - kRssrCrankSpeed * Vec3::UnitZ());
 
-  ModelBuilder b;
-  b.name = "rssr";
-  b.gravity = Vec3(0.0, 0.0, -9.81);
-  b.addBody(rod("crank", kCrank, kCrank, kCrankColor));
-  b.addBody(rod("coupler", kCoupler, kCoupler, kCouplerColor));
-  b.addBody(rod("rocker", kRocker, kRocker, kRockerColor, true));
-  b.addJoint(revolute("A", "ground", "crank", Vec3::Zero(), Vec3::UnitZ(), crankAngle, kCrankSpeed, true));
+  const std::string coupler = "coupler" + suffix, rocker = "rocker" + suffix;
+  b.addBody(rod(coupler, kRssrCoupler, kRssrCoupler, kCouplerColor));
+  b.addBody(rod(rocker, kRssrRocker, kRssrRocker, kRockerColor, true));
   JointSpec ball;
-  ball.name = "B";
+  ball.name = "B" + suffix;
   ball.type = JointType::Spherical;
-  ball.parent = "crank";
-  ball.child = "coupler";
-  ball.position = Vec3(kCrank, 0.0, 0.0);
+  ball.parent = crank;
+  ball.child = coupler;
+  ball.position = Eigen::AngleAxisd(tipAngle, Vec3::UnitZ()) * Vec3(kRssrCrank, 0.0, 0.0) + Vec3(0.0, 0.0, z);
   ball.q0 = {couplerInCrank.w(), couplerInCrank.x(), couplerInCrank.y(), couplerInCrank.z()};
   ball.v0 = {omegaRelative.x(), omegaRelative.y(), omegaRelative.z()};
   b.addJoint(ball);
-  b.addJoint(revolute("D", "ground", "rocker", rockerPivot, Vec3::UnitX(), phi, phiDot));
+  b.addJoint(revolute("D" + suffix, "ground", rocker, rockerPivot, Vec3::UnitX(), phi, phiDot));
   LoopSpec loop;
-  loop.name = "C";
+  loop.name = "C" + suffix;
   loop.type = LoopConstraint::Type::Ball;
-  loop.bodyA = "coupler";
-  loop.pointA = Vec3(kCoupler, 0.0, 0.0);
-  loop.bodyB = "rocker";
-  loop.pointB = Vec3(0.0, kRocker, 0.0);
+  loop.bodyA = coupler;
+  loop.pointA = Vec3(kRssrCoupler, 0.0, 0.0);
+  loop.bodyB = rocker;
+  loop.pointB = Vec3(0.0, kRssrRocker, 0.0);
   b.addLoop(loop);
-  b.addMarker({"B", "crank", Vec3(kCrank, 0.0, 0.0), {}});
-  b.addMarker({"C", "rocker", Vec3(0.0, kRocker, 0.0), {}});
-  b.addMarker({"coupler_mid", "coupler", Vec3(0.5 * kCoupler, 0.0, 0.0), {}});
+  b.addMarker({"B" + suffix, crank, ball.position, {}});
+  b.addMarker({"C" + suffix, rocker, Vec3(0.0, kRssrRocker, 0.0), {}});
+  b.addMarker({"coupler_mid" + suffix, coupler, Vec3(0.5 * kRssrCoupler, 0.0, 0.0), {}});
+}
+
+}  // namespace
+
+ModelBuilder rssrBuilder(double crankAngle) {
+  if (!std::isfinite(crankAngle)) throw Error("the RSSR crank angle must be finite");
+  ModelBuilder b;
+  b.name = "rssr";
+  b.gravity = Vec3(0.0, 0.0, -9.81);
+  b.addBody(rod("crank", kRssrCrank, kRssrCrank, kCrankColor));
+  b.addJoint(revolute("A", "ground", "crank", Vec3::Zero(), Vec3::UnitZ(), crankAngle, kRssrCrankSpeed, true));
+  addRssrLoop(b, "crank", "", crankAngle, 0.0, 0.0);
+  return b;
+}
+
+ModelBuilder rssrBankBuilder(int loops) {
+  if (loops < 1) throw Error("an RSSR bank needs at least one loop (got " + std::to_string(loops) + ")");
+  constexpr double kSpacing = 0.25, kShaftSide = 0.04;
+  ModelBuilder b;
+  b.name = numbered("rssr_bank", loops);
+  b.gravity = Vec3(0.0, 0.0, -9.81);
+  // The shaft carries every crank: a square bar along z with the cranks' mass (1 kg/m rods).
+  const double length = kSpacing * (loops - 1) + kShaftSide;
+  BodySpec shaft;
+  shaft.name = "shaft";
+  shaft.mass = kRssrCrank * loops;
+  shaft.com = Vec3(0.0, 0.0, 0.5 * kSpacing * (loops - 1));
+  shaft.inertia = boxInertia(shaft.mass, Vec3(kShaftSide, kShaftSide, length));
+  shaft.shape.kind = Shape::Kind::Box;
+  shaft.shape.size = Vec3(kShaftSide, kShaftSide, length);
+  shaft.shape.position = shaft.com;
+  shaft.shape.color = kCrankColor;
+  b.addBody(shaft);
+  b.addJoint(revolute("A", "ground", "shaft", Vec3::Zero(), Vec3::UnitZ(), 0.0, kRssrCrankSpeed, true));
+  for (int k = 0; k < loops; ++k)
+    addRssrLoop(b, "shaft", std::to_string(k), 0.0, 2.0 * std::numbers::pi * k / loops, kSpacing * k);
   return b;
 }
 

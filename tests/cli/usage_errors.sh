@@ -23,7 +23,7 @@ test ! -e "$out/c/animation.html"
 expected="generate n-four-bar needs --n N"; expect_usage generate n-four-bar -o "$out/x.yaml"
 expected="--n must be an integer from 1 to 100000"; expect_usage generate n-four-bar --n 0 -o "$out/x.yaml"
 expected="unknown argument '--n' for generate rssr"; expect_usage generate rssr --n 3 -o "$out/x.yaml"
-expected="unknown model kind 'four-bar' for generate (valid: chain, n-four-bar, rssr)"; expect_usage generate four-bar -o "$out/x.yaml"
+expected="unknown model kind 'four-bar' for generate (valid: chain, n-four-bar, rssr, rssr-bank)"; expect_usage generate four-bar -o "$out/x.yaml"
 test ! -e "$out/x.yaml"
 "$articula" --help | grep -q "articula generate n-four-bar --n N -o FILE.yaml"
 "$articula" generate n-four-bar --n 3 -o "$out/nfb3.yaml"
@@ -34,4 +34,7 @@ diff <(grep -v '^#' "$root/models/n_four_bar.yaml") <(grep -v '^#' "$out/nfb10.y
 diff <(grep -v '^#' "$root/models/rssr.yaml") <(grep -v '^#' "$out/rssr.yaml")
 "$articula" check "$out/rssr.yaml" | grep -q "3 bodies, 5 tree degrees of freedom, 3 constraint equations"
 "$articula" simulate "$out/rssr.yaml" --t-end 0.2 --out "$out/r" --quiet --no-html
+"$articula" generate rssr-bank --n 3 -o "$out/bank3.yaml"
+"$articula" check "$out/bank3.yaml" | grep -q "7 bodies, 13 tree degrees of freedom, 9 constraint equations"
+expected="generate rssr-bank needs --n N"; expect_usage generate rssr-bank -o "$out/x.yaml"
 echo "usage errors ok"

@@ -268,7 +268,8 @@ TEST(RssrGenerator, ClosesOnOneBranchForAFullCrankTurn) {
     // The rocker's column of J against the coupler axis: zero at a dead point of the rocker.
     const Eigen::MatrixXd J = constraintsAt(m, q, v).J;
     const Vec3 rockerTipVelocity = J.col(rockerVelocity);
-    worstRockerTransmission = std::min(worstRockerTransmission, std::abs(rockerTipVelocity.normalized().dot(got.couplerAxis)));
+    worstRockerTransmission =
+        std::min(worstRockerTransmission, std::abs(rockerTipVelocity.normalized().dot(got.couplerAxis)));
     smallestEigenvalue = std::min(smallestEigenvalue, smallestEigenvalueOfMassMatrix(m, q));
   }
   // The transmission angle stays within about 52..128 degrees; the coupler's axial
@@ -298,4 +299,31 @@ TEST(GeneratorYaml, ShippedModelsAreTheGeneratorOutput) {
   const Model rssr = loadModel(kExamples + "rssr.yaml");
   expectSameModel(makeRssr(), rssr);
   EXPECT_EQ(rssr.loops.size(), 1u);
+}
+
+// Each loop of the bank is the RSSR at its phase, lifted: the same rocker angle and coupler
+// axis as the single RSSR generated at that crank angle; every loop closes and moves
+// consistently at q0, v0 (round-off of the closure formulas: 1e-14).
+TEST(RssrBankGenerator, EveryLoopIsTheRssrAtItsPhase) {
+  constexpr int kLoops = 4;
+  const Model m = makeRssrBank(kLoops);
+  EXPECT_EQ(m.name, "rssr_bank4");
+  EXPECT_EQ(m.bodyCount(), 1 + 2 * kLoops);
+  EXPECT_EQ(m.nv, 1 + 4 * kLoops);
+  ASSERT_EQ(m.loops.size(), static_cast<std::size_t>(kLoops));
+  const ConstraintState c = constraintsAt(m, m.q0, m.v0);
+  EXPECT_LE(c.position, 1e-14);
+  EXPECT_LE(c.velocity, 1e-14);
+  Workspace ws(m);
+  updatePositions(m, ws, m.q0);
+  for (int k = 0; k < kLoops; ++k) {
+    SCOPED_TRACE("loop " + std::to_string(k));
+    const std::string s = std::to_string(k);
+    const Model single = makeRssr(2.0 * kPi * k / kLoops);
+    const RssrPose want = rssrPose(single, single.q0);
+    EXPECT_NEAR(m.q0[m.joints[*m.findJoint("D" + s)].iq], want.rocker, 1e-14);
+    EXPECT_LE((bodyRotation(ws, *m.findBody("coupler" + s)).col(0) - want.couplerAxis).norm(), 1e-14);
+    EXPECT_NEAR(markerPosition(m, ws, ("B" + s).c_str()).z(), 0.25 * k, 1e-15);
+  }
+  EXPECT_THROW(makeRssrBank(0), Error);
 }

@@ -11,11 +11,11 @@
 // the difference equations are exactly seed 001 eq. (21)-(24) and (39)-(42).
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <memory>
 
 #include "articula/dynamics/force_derivatives.hpp"
+#include "articula/dynamics/joint_space_tangent.hpp"
 #include "articula/dynamics/semi_recursive.hpp"
 #include "articula/dynamics/spring_damper_tangent.hpp"
 #include "articula/integrate/structural.hpp"
@@ -64,8 +64,10 @@ class HybridFormulation final : public Index3Problem {
   /// Iterated penalty projection of y onto J y = target with the factorised tangent matrix, until
   /// |J y - target|_inf <= projectionTolerance or kMaxProjectionIterations passes.
   void project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);
-  /// Factorises T_ (Cholesky, or LU with finite-difference K and C); false when it fails.
-  bool factorizeTangent();
+  /// Forms and factorises the tangent matrix M + dampingWeight C + stiffnessWeight K +
+  /// constraintWeight Phi_z^T Phi_z (sparse Cholesky, or dense LU with finite-difference K and C);
+  /// false when that fails.
+  bool factorizeTangent(double constraintWeight, double stiffnessWeight, double dampingWeight);
   void solveTangent(Eigen::VectorXd& x);
 
   const Model& model_;
@@ -76,8 +78,8 @@ class HybridFormulation final : public Index3Problem {
   SpringDamperTangent springs_;
   std::unique_ptr<ForceDerivatives> derivatives_;  ///< with finiteDifferenceTangent only
   ConstraintEvaluator constraints_;
-  Eigen::LLT<Eigen::MatrixXd> cholesky_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  JointSpaceTangent tangent_;                ///< symmetric case (analytic K and C)
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;  ///< finite-difference K and C
   Eigen::MatrixXd M_, K_, C_, T_;
   Eigen::VectorXd Q_, lambda_, lambdaSaved_;
   Eigen::VectorXd accelerationLike_;  ///< a_n of the Arnold-Bruls form (structural.hpp)

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,8 @@ class SingularityMonitor {
  private:
   void evaluate(double t, const Eigen::VectorXd& q);
   void choosePartition(const Eigen::MatrixXd& J);
-  double minor(const Eigen::MatrixXd& J, const std::vector<int>& rows, const std::vector<int>& cols) const;
+  /// Determinant of J restricted to the watched equations and coordinates (buffers reused).
+  double minor(const Eigen::MatrixXd& J);
 
   const Model& model_;
   Workspace ws_;
@@ -45,6 +47,8 @@ class SingularityMonitor {
   int rank_ = 0;
   std::vector<int> rows_, cols_;  // the watched choice of equations and dependent coordinates
   double sign_ = 1.0;             // sign of its determinant at the previous state
+  Eigen::MatrixXd minor_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> minorLu_;
 };
 
 }  // namespace articula

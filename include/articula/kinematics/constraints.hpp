@@ -3,6 +3,8 @@
 // Rows are ordered as model.loops (each loop's equations), then model.prescribed.
 #pragma once
 
+#include <vector>
+
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
@@ -27,10 +29,15 @@ class ConstraintEvaluator {
   Eigen::VectorXd gamma;  ///< acceleration right-hand side
 
  private:
+  /// Adds sign times each path coordinate's velocity of the world point p (to P_) and angular
+  /// velocity (to W_), for the joints on the path from the root to `body`.
+  void addPathColumns(const Workspace& ws, int body, const Vec3& p, double sign);
+
   const Model& model_;
-  Eigen::MatrixXd JA_, JB_;  // 6 x nv body Jacobians (world, about the origin)
-  Eigen::MatrixXd P_;        // 3 x nv relative point or angular velocity rows
+  Eigen::Matrix3Xd P_, W_;  // relative point and angular velocity per unit coordinate rate (world)
   Eigen::VectorXd zeroV_;
+  // Columns loop i's rows can depend on: support_[supportStart_[i] .. supportStart_[i + 1]).
+  std::vector<int> supportStart_, support_;
 };
 
 }  // namespace articula

@@ -2,6 +2,8 @@
 // accelerations (RBDA chapter 4), points, markers and Jacobians.
 #pragma once
 
+#include <vector>
+
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
@@ -26,6 +28,9 @@ Vec3 pointAcceleration(const Workspace& ws, int body, const Vec3& p);
 Vec3 angularVelocity(const Workspace& ws, int body);
 Vec3 angularAcceleration(const Workspace& ws, int body);
 
+/// Velocity coordinates of the joints on the path from the root to `body` (none for the ground),
+/// ascending: the columns the body's Jacobian can have non-zero.
+std::vector<int> pathCoordinates(const Model& model, int body);
 /// Spatial Jacobian of a body in world coordinates about the world origin:
 /// J (6 x nv) maps v to the body's spatial velocity [w; v_O] (after updatePositions).
 void bodyJacobian(const Model& model, const Workspace& ws, int body, Eigen::Ref<Eigen::MatrixXd> J);
@@ -33,7 +38,8 @@ void bodyJacobian(const Model& model, const Workspace& ws, int body, Eigen::Ref<
 void pointJacobian(const Model& model, const Workspace& ws, int body, const Vec3& p, Eigen::Ref<Eigen::MatrixXd> J);
 
 /// qdot = G(q) v for the whole model.
-void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> qdot);
+void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                       Eigen::Ref<Eigen::VectorXd> qdot);
 /// q <- q (+) dv, joint by joint (quaternions stay unit).
 void integrateConfiguration(const Model& model, Eigen::VectorXd& q, const Eigen::VectorXd& dv);
 /// Renormalises every quaternion in q.

@@ -53,4 +53,15 @@ inline Model makeNFourBar(int fourBars, double crankAngle = std::numbers::pi / 2
 ModelBuilder rssrBuilder(double crankAngle = 0.0);
 inline Model makeRssr(double crankAngle = 0.0) { return rssrBuilder(crankAngle).build(); }
 
+/// A bank of `loops` RSSR loops on one crankshaft: a 10-loop spatial mechanism for benchmarks
+/// (seed 001 Tables 4-7 style). The shaft (joint "A", revolute about the world z axis at the
+/// origin, 2 rad/s, locked in assembly; a 0.04 m square bar carrying the cranks' mass) has
+/// loop k's crank tip at angle 2 pi k / loops and height 0.25 k; loop k is the RSSR above at
+/// crank angle 2 pi k / loops lifted by 0.25 k (bodies "coupler<k>", "rocker<k>", joints
+/// "B<k>", "D<k>", loop "C<k>", markers "B<k>", "C<k>", "coupler_mid<k>"). The loops pull on
+/// the shaft at different phases; one degree of freedom besides the couplers' idle spins.
+/// q0, v0 close every loop exactly. Name "rssr_bank<N>". Throws Error for loops < 1.
+ModelBuilder rssrBankBuilder(int loops);
+inline Model makeRssrBank(int loops) { return rssrBankBuilder(loops).build(); }
+
 }  // namespace articula

@@ -1,0 +1,99 @@
+#include "articula/dynamics/joint_space_tangent.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula {
+
+namespace {
+
+std::vector<int> unite(const std::vector<int>& a, const std::vector<int>& b) {
+  std::vector<int> u;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(u));
+  return u;
+}
+
+}  // namespace
+
+JointSpaceTangent::JointSpaceTangent(const Model& model) {
+  const int n = model.nv;
+  std::vector<std::vector<int>> rows(static_cast<std::size_t>(n));  // upper-triangle rows of each column
+  auto couple = [&](const std::vector<int>& coordinates) {
+    for (std::size_t a = 0; a < coordinates.size(); ++a)
+      for (std::size_t b = a; b < coordinates.size(); ++b)
+        rows[static_cast<std::size_t>(coordinates[b])].push_back(coordinates[a]);
+  };
+  // M: every coordinate with the coordinates of its own joint and of the joints towards the root.
+  for (int body = 1; body <= model.bodyCount(); ++body) {
+    const std::vector<int> path = pathCoordinates(model, body);
+    for (int k = 0; k < model.joints[body].nv; ++k)
+      for (int i : path)
+        if (i <= model.joints[body].iv + k) rows[static_cast<std::size_t>(model.joints[body].iv + k)].push_back(i);
+  }
+  // Point springs and dampers (joint-level ones and prescribed motions sit on M's diagonal).
+  for (const auto& s : model.pointSprings)
+    couple(unite(pathCoordinates(model, s.bodyA), pathCoordinates(model, s.bodyB)));
+  // Constraint rows, in ConstraintEvaluator's order: each loop's equations, then prescribed motions.
+  supportStart_.assign(1, 0);
+  auto addRow = [&](const std::vector<int>& coordinates) {
+    support_.insert(support_.end(), coordinates.begin(), coordinates.end());
+    supportStart_.push_back(static_cast<int>(support_.size()));
+  };
+  for (const auto& l : model.loops) {
+    const std::vector<int> coordinates = unite(pathCoordinates(model, l.bodyA), pathCoordinates(model, l.bodyB));
+    couple(coordinates);
+    for (int e = 0; e < l.equations(); ++e) addRow(coordinates);
+  }
+  for (const auto& p : model.prescribed) addRow({model.joints[p.joint].iv + p.dof});
+
+  std::vector<int> columnStart(static_cast<std::size_t>(n) + 1, 0), rowIndex;
+  for (int j = 0; j < n; ++j) {
+    auto& c = rows[static_cast<std::size_t>(j)];
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    for (int i : c) {
+      rowIndex.push_back(i);
+      entryRow_.push_back(i);
+      entryColumn_.push_back(j);
+    }
+    columnStart[static_cast<std::size_t>(j) + 1] = static_cast<int>(rowIndex.size());
+  }
+  auto indexOf = [&](int i, int j) {
+    if (i > j) std::swap(i, j);
+    const auto first = rowIndex.begin() + columnStart[static_cast<std::size_t>(j)];
+    const auto last = rowIndex.begin() + columnStart[static_cast<std::size_t>(j) + 1];
+    return static_cast<int>(std::lower_bound(first, last, i) - rowIndex.begin());
+  };
+  pairStart_.assign(1, 0);
+  for (std::size_t r = 0; r + 1 < supportStart_.size(); ++r) {
+    for (int a = supportStart_[r]; a < supportStart_[r + 1]; ++a)
+      for (int b = a; b < supportStart_[r + 1]; ++b) pairIndex_.push_back(indexOf(support_[a], support_[b]));
+    pairStart_.push_back(static_cast<int>(pairIndex_.size()));
+  }
+  cholesky_.analyze(n, columnStart, rowIndex);  // ordering and symbolic factorisation, once per model
+}
+
+void JointSpaceTangent::assemble(const Eigen::MatrixXd& M, const Eigen::MatrixXd& K, double stiffnessWeight,
+                                 const Eigen::MatrixXd& C, double dampingWeight, const Eigen::MatrixXd& J,
+                                 double constraintWeight) {
+  Eigen::Map<Eigen::VectorXd> values = cholesky_.values();
+  const bool springs = K.size() > 0;
+  for (std::size_t k = 0; k < entryRow_.size(); ++k) {
+    const int i = entryRow_[k], j = entryColumn_[k];
+    values[static_cast<Eigen::Index>(k)] =
+        springs ? M(i, j) + stiffnessWeight * K(i, j) + dampingWeight * C(i, j) : M(i, j);
+  }
+  if (constraintWeight == 0.0) return;
+  for (int r = 0; r + 1 < static_cast<int>(supportStart_.size()); ++r) {
+    int p = pairStart_[static_cast<std::size_t>(r)];
+    for (int a = supportStart_[r]; a < supportStart_[r + 1]; ++a) {
+      const double wa = constraintWeight * J(r, support_[a]);
+      for (int b = a; b < supportStart_[r + 1]; ++b)
+        values[pairIndex_[static_cast<std::size_t>(p++)]] += wa * J(r, support_[b]);
+    }
+  }
+}
+
+}  // namespace articula
