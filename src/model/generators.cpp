@@ -133,7 +133,7 @@ constexpr double kRssrCrank = 0.3, kRssrCoupler = 1.2, kRssrRocker = 0.6, kRssrC
 // carries a coupler (spherical joint "B"), closed by ball loop "C" on a rocker (revolute "D"
 // about the world x axis at (0.4, 0.8, 0.8 + z)). Names take `suffix`.
 void addRssrLoop(ModelBuilder& b, const std::string& crank, const std::string& suffix, double crankAngle,
-                 double tipAngle, double z) {
+                 double tipAngle, double z, bool couplerAsRod = false) {
   const Vec3 rockerPivot(0.4, 0.8, 0.8 + z);
   // Closure at this crank angle. Crank tip P = kRssrCrank (cos t, sin t, 0) + z; rocker tip
   // R(phi) = D + kRssrRocker (0, cos phi, sin phi); |R - P| = kRssrCoupler gives, with w = D - P,
@@ -167,41 +167,51 @@ void addRssrLoop(ModelBuilder& b, const std::string& crank, const std::string& s
   const Vec3 omegaRelative = couplerRotation.transpose() * (omega - kRssrCrankSpeed * Vec3::UnitZ());
 
   const std::string coupler = "coupler" + suffix, rocker = "rocker" + suffix;
-  b.addBody(rod(coupler, kRssrCoupler, kRssrCoupler, kCouplerColor));
+  const Vec3 tip = Eigen::AngleAxisd(tipAngle, Vec3::UnitZ()) * Vec3(kRssrCrank, 0.0, 0.0) + Vec3(0.0, 0.0, z);
   b.addBody(rod(rocker, kRssrRocker, kRssrRocker, kRockerColor, true));
+  b.addJoint(revolute("D" + suffix, "ground", rocker, rockerPivot, Vec3::UnitX(), phi, phiDot));
+  b.addMarker({"B" + suffix, crank, tip, {}});
+  b.addMarker({"C" + suffix, rocker, Vec3(0.0, kRssrRocker, 0.0), {}});
+  LoopSpec loop;
+  loop.name = "C" + suffix;
+  loop.bodyB = rocker;
+  loop.pointB = Vec3(0.0, kRssrRocker, 0.0);
+  if (couplerAsRod) {
+    // The coupler removed as a rod (seed 004 eq. (25)): the distance of its two ends.
+    loop.type = LoopConstraint::Type::Distance;
+    loop.bodyA = crank;
+    loop.pointA = tip;
+    loop.distance = kRssrCoupler;
+    b.addLoop(loop);
+    return;
+  }
+  b.addBody(rod(coupler, kRssrCoupler, kRssrCoupler, kCouplerColor));
   JointSpec ball;
   ball.name = "B" + suffix;
   ball.type = JointType::Spherical;
   ball.parent = crank;
   ball.child = coupler;
-  ball.position = Eigen::AngleAxisd(tipAngle, Vec3::UnitZ()) * Vec3(kRssrCrank, 0.0, 0.0) + Vec3(0.0, 0.0, z);
+  ball.position = tip;
   ball.q0 = {couplerInCrank.w(), couplerInCrank.x(), couplerInCrank.y(), couplerInCrank.z()};
   ball.v0 = {omegaRelative.x(), omegaRelative.y(), omegaRelative.z()};
   b.addJoint(ball);
-  b.addJoint(revolute("D" + suffix, "ground", rocker, rockerPivot, Vec3::UnitX(), phi, phiDot));
-  LoopSpec loop;
-  loop.name = "C" + suffix;
   loop.type = LoopConstraint::Type::Ball;
   loop.bodyA = coupler;
   loop.pointA = Vec3(kRssrCoupler, 0.0, 0.0);
-  loop.bodyB = rocker;
-  loop.pointB = Vec3(0.0, kRssrRocker, 0.0);
   b.addLoop(loop);
-  b.addMarker({"B" + suffix, crank, ball.position, {}});
-  b.addMarker({"C" + suffix, rocker, Vec3(0.0, kRssrRocker, 0.0), {}});
   b.addMarker({"coupler_mid" + suffix, coupler, Vec3(0.5 * kRssrCoupler, 0.0, 0.0), {}});
 }
 
 }  // namespace
 
-ModelBuilder rssrBuilder(double crankAngle) {
+ModelBuilder rssrBuilder(double crankAngle, bool couplerAsRod) {
   if (!std::isfinite(crankAngle)) throw Error("the RSSR crank angle must be finite");
   ModelBuilder b;
-  b.name = "rssr";
+  b.name = couplerAsRod ? "rssr_rod" : "rssr";
   b.gravity = Vec3(0.0, 0.0, -9.81);
   b.addBody(rod("crank", kRssrCrank, kRssrCrank, kCrankColor));
   b.addJoint(revolute("A", "ground", "crank", Vec3::Zero(), Vec3::UnitZ(), crankAngle, kRssrCrankSpeed, true));
-  addRssrLoop(b, "crank", "", crankAngle, 0.0, 0.0);
+  addRssrLoop(b, "crank", "", crankAngle, 0.0, 0.0, couplerAsRod);
   return b;
 }
 

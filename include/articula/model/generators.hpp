@@ -50,8 +50,14 @@ inline Model makeNFourBar(int fourBars, double crankAngle = std::numbers::pi / 2
 /// (axial inertia 8e-5 kg m^2 keeps the mass matrix positive definite).
 /// Markers "B" (crank tip), "C" (rocker tip), "coupler_mid". Gravity (0, 0, -9.81): the
 /// crank turns in the horizontal plane. Name "rssr".
-ModelBuilder rssrBuilder(double crankAngle = 0.0);
-inline Model makeRssr(double crankAngle = 0.0) { return rssrBuilder(crankAngle).build(); }
+/// With `couplerAsRod` the coupler is removed as a rod (seed 004 eq. (25)-(30)): no coupler
+/// body and no joint "B"; the loop "C" is a distance constraint of 1.2 m between the crank tip
+/// and the rocker tip, and the rod's mass is neglected, as in the seed (name "rssr_rod"; one
+/// degree of freedom, no idle spin).
+ModelBuilder rssrBuilder(double crankAngle = 0.0, bool couplerAsRod = false);
+inline Model makeRssr(double crankAngle = 0.0, bool couplerAsRod = false) {
+  return rssrBuilder(crankAngle, couplerAsRod).build();
+}
 
 /// A bank of `loops` RSSR loops on one crankshaft: a 10-loop spatial mechanism for benchmarks
 /// (seed 001 Tables 4-7 style). The shaft (joint "A", revolute about the world z axis at the
