@@ -16,7 +16,9 @@ usage:
                                            write the N-link pendulum chain benchmark model
   articula generate n-four-bar --n N -o FILE.yaml
                                            write the N four-bar mechanism (IFToMM benchmark A02)
-  articula generate rssr -o FILE.yaml      write the spatial RSSR crank-rocker (one closed loop)
+  articula generate rssr [--rod] -o FILE.yaml
+                                           write the spatial RSSR crank-rocker (one closed loop); --rod:
+                                           its coupler as a massless rod (a distance constraint)
   articula generate rssr-bank --n N -o FILE.yaml
                                            write N RSSR loops on one crankshaft (spatial, N loops)
   articula --help | --version
@@ -79,6 +81,14 @@ class Args {
     if (x <= 0.0) throw UsageError("option " + flag + " must be positive");
     return x;
   }
+  // Range checked before the conversion: a double outside int's range must never reach static_cast<int>.
+  int wholeNumber(const std::string& flag, int lo, int hi) {
+    const double x = number(flag);
+    if (x < lo || x > hi || x != std::floor(x))
+      throw UsageError("option " + flag + " needs a whole number from " + std::to_string(lo) + " to " +
+                       std::to_string(hi));
+    return static_cast<int>(x);
+  }
 
  private:
   const std::vector<std::string>& a_;
@@ -88,42 +98,66 @@ class Args {
 void parseSimulate(Args& args, Command& c) {
   while (!args.done()) {
     const std::string& a = args.next();
-    if (a == "--formulation") c.options.formulation = args.value(a);
-    else if (a == "--integrator") c.options.integrator = args.value(a);
-    else if (a == "--dt") c.options.integratorOptions.dt = args.positive(a);
-    else if (a == "--basic-parameter") c.options.basicParameter = args.number(a);
-    else if (a == "--penalty") c.options.augmentedLagrangian.penalty = args.positive(a);
+    if (a == "--formulation")
+      c.options.formulation = args.value(a);
+    else if (a == "--integrator")
+      c.options.integrator = args.value(a);
+    else if (a == "--dt")
+      c.options.integratorOptions.dt = args.positive(a);
+    else if (a == "--basic-parameter")
+      c.options.basicParameter = args.number(a);
+    else if (a == "--penalty")
+      c.options.augmentedLagrangian.penalty = args.positive(a);
     else if (a == "--tangent") {
       const std::string& k = args.value(a);
-      if (k == "analytic") c.options.augmentedLagrangian.finiteDifferenceTangent = false;
-      else if (k == "finite-difference") c.options.augmentedLagrangian.finiteDifferenceTangent = true;
-      else throw UsageError("unknown tangent '" + k + "' (valid: analytic, finite-difference)");
+      if (k == "analytic")
+        c.options.augmentedLagrangian.finiteDifferenceTangent = false;
+      else if (k == "finite-difference")
+        c.options.augmentedLagrangian.finiteDifferenceTangent = true;
+      else
+        throw UsageError("unknown tangent '" + k + "' (valid: analytic, finite-difference)");
     } else if (a == "--threads") {
-      const double n = args.positive(a);
-      if (n != static_cast<int>(n) || n > 1024) throw UsageError("option --threads needs a whole number from 1 to 1024");
-      c.options.augmentedLagrangian.derivatives.threads = static_cast<int>(n);
-    }
-    else if (a == "--rtol") c.options.integratorOptions.rtol = args.positive(a);
-    else if (a == "--atol") c.options.integratorOptions.atol = args.positive(a);
-    else if (a == "--t-end") c.options.tEnd = args.positive(a);
-    else if (a == "--output-dt") c.options.outputInterval = args.positive(a);
+      c.options.augmentedLagrangian.derivatives.threads = args.wholeNumber(a, 1, 1024);
+    } else if (a == "--rtol")
+      c.options.integratorOptions.rtol = args.positive(a);
+    else if (a == "--atol")
+      c.options.integratorOptions.atol = args.positive(a);
+    else if (a == "--t-end")
+      c.options.tEnd = args.positive(a);
+    else if (a == "--output-dt")
+      c.options.outputInterval = args.positive(a);
     else if (a == "--stabilization") {
       const std::string& s = args.value(a);
-      if (s == "projection") c.options.stabilization = Stabilization::Projection;
-      else if (s == "baumgarte") c.options.stabilization = Stabilization::Baumgarte;
-      else if (s == "none") c.options.stabilization = Stabilization::None;
-      else throw UsageError("unknown stabilization '" + s + "' (valid: projection, baumgarte, none)");
-    } else if (a == "--no-assemble") c.options.assemble = false;
-    else if (a == "--out") c.outDir = args.value(a);
-    else if (a == "--html") c.htmlPath = args.value(a);
-    else if (a == "--no-html") c.html = false;
-    else if (a == "--quiet") c.quiet = true;
-    else if (a == "--checkpoint") c.checkpointSeconds = args.positive(a);
-    else if (a == "--resume") c.resume = true;
-    else if (a == "--through-singularities") c.options.stopAtSingularities = false;
-    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' for simulate (see articula --help)");
-    else if (c.modelPath.empty()) c.modelPath = a;
-    else throw UsageError("unexpected argument '" + a + "': simulate takes one model file");
+      if (s == "projection")
+        c.options.stabilization = Stabilization::Projection;
+      else if (s == "baumgarte")
+        c.options.stabilization = Stabilization::Baumgarte;
+      else if (s == "none")
+        c.options.stabilization = Stabilization::None;
+      else
+        throw UsageError("unknown stabilization '" + s + "' (valid: projection, baumgarte, none)");
+    } else if (a == "--no-assemble")
+      c.options.assemble = false;
+    else if (a == "--out")
+      c.outDir = args.value(a);
+    else if (a == "--html")
+      c.htmlPath = args.value(a);
+    else if (a == "--no-html")
+      c.html = false;
+    else if (a == "--quiet")
+      c.quiet = true;
+    else if (a == "--checkpoint")
+      c.checkpointSeconds = args.positive(a);
+    else if (a == "--resume")
+      c.resume = true;
+    else if (a == "--through-singularities")
+      c.options.stopAtSingularities = false;
+    else if (!a.empty() && a[0] == '-')
+      throw UsageError("unknown option '" + a + "' for simulate (see articula --help)");
+    else if (c.modelPath.empty())
+      c.modelPath = a;
+    else
+      throw UsageError("unexpected argument '" + a + "': simulate takes one model file");
   }
   if (c.modelPath.empty()) throw UsageError("simulate needs a model file");
 }
@@ -131,23 +165,31 @@ void parseSimulate(Args& args, Command& c) {
 void parseGenerate(Args& args, Command& c) {
   if (args.done()) throw UsageError("generate needs a model kind (chain, n-four-bar, rssr, rssr-bank)");
   const std::string kind = args.next();
-  if (kind == "chain") c.kind = Command::Kind::GenerateChain;
-  else if (kind == "n-four-bar") c.kind = Command::Kind::GenerateNFourBar;
-  else if (kind == "rssr") c.kind = Command::Kind::GenerateRssr;
-  else if (kind == "rssr-bank") c.kind = Command::Kind::GenerateRssrBank;
-  else throw UsageError("unknown model kind '" + kind + "' for generate (valid: chain, n-four-bar, rssr, rssr-bank)");
+  if (kind == "chain")
+    c.kind = Command::Kind::GenerateChain;
+  else if (kind == "n-four-bar")
+    c.kind = Command::Kind::GenerateNFourBar;
+  else if (kind == "rssr")
+    c.kind = Command::Kind::GenerateRssr;
+  else if (kind == "rssr-bank")
+    c.kind = Command::Kind::GenerateRssrBank;
+  else
+    throw UsageError("unknown model kind '" + kind + "' for generate (valid: chain, n-four-bar, rssr, rssr-bank)");
   const bool takesN = c.kind != Command::Kind::GenerateRssr;
   bool haveN = false;
   while (!args.done()) {
     const std::string& a = args.next();
     if (a == "--n" && takesN) {
-      const double n = args.number(a);
-      if (n < 1 || n > 100000 || n != std::floor(n)) throw UsageError("--n must be an integer from 1 to 100000");
-      c.links = static_cast<int>(n);
+      c.links = args.wholeNumber(a, 1, 100000);
       haveN = true;
-    } else if (a == "--spatial" && c.kind == Command::Kind::GenerateChain) c.spatial = true;
-    else if (a == "-o" || a == "--output") c.outputFile = args.value(a);
-    else throw UsageError("unknown argument '" + a + "' for generate " + kind);
+    } else if (a == "--spatial" && c.kind == Command::Kind::GenerateChain)
+      c.spatial = true;
+    else if (a == "--rod" && c.kind == Command::Kind::GenerateRssr)
+      c.rod = true;
+    else if (a == "-o" || a == "--output")
+      c.outputFile = args.value(a);
+    else
+      throw UsageError("unknown argument '" + a + "' for generate " + kind);
   }
   if (takesN && !haveN) throw UsageError("generate " + kind + " needs --n N");
   if (c.outputFile.empty()) throw UsageError("generate " + kind + " needs -o FILE");

@@ -32,6 +32,7 @@ struct Command {
   // generate chain | n-four-bar | rssr | rssr-bank
   int links = 0;         ///< --n: links of the chain, four-bars of the n-four-bar, loops of the bank
   bool spatial = false;  ///< chain only
+  bool rod = false;      ///< rssr only: the coupler as a distance constraint
   std::string outputFile;
 };
 

@@ -118,7 +118,7 @@ int run(const cli::Command& c) {
     case cli::Command::Kind::GenerateNFourBar:
       return writeGenerated(makeNFourBar(c.links), c.outputFile);
     case cli::Command::Kind::GenerateRssr:
-      return writeGenerated(makeRssr(), c.outputFile);
+      return writeGenerated(makeRssr(0.0, c.rod), c.outputFile);
     case cli::Command::Kind::GenerateRssrBank:
       return writeGenerated(makeRssrBank(c.links), c.outputFile);
   }

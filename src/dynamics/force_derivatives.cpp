@@ -1,6 +1,5 @@
 #include "articula/dynamics/force_derivatives.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -11,6 +10,7 @@
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/semi_recursive.hpp"
 #include "articula/kinematics/kinematics.hpp"
+#include "column_colouring.hpp"
 
 namespace articula {
 
@@ -19,15 +19,6 @@ namespace {
 // Forward-difference step: the square root of the machine epsilon balances truncation
 // (step times Q'') against round-off (eps |Q| / step); scaled by the size of a velocity.
 const double kRelativeStep = std::sqrt(std::numeric_limits<double>::epsilon());
-
-// Velocity coordinates of the joints on the path from the root to `body` (the rows of Q that
-// forces acting on the body enter).
-std::vector<int> pathRows(const Model& model, int body) {
-  std::vector<int> rows;
-  for (int b = body; b > 0; b = model.parent(b))
-    for (int k = 0; k < model.joints[b].nv; ++k) rows.push_back(model.joints[b].iv + k);
-  return rows;
-}
 
 }  // namespace
 
@@ -58,8 +49,8 @@ ForceDerivatives::ForceDerivatives(const Model& model, const ForceDerivativeOpti
     std::vector<char> row(static_cast<std::size_t>(n), 0);
     std::vector<char> moved(static_cast<std::size_t>(bodies + 1), 0);
     for (int m : subtree[b]) moved[m] = 1;
-    auto addPath = [&](int body) {
-      for (int r : pathRows(model, body)) row[r] = 1;
+    auto addPath = [&](int body) {  // the rows of Q that forces acting on the body enter
+      for (int r : pathCoordinates(model, body)) row[r] = 1;
     };
     for (int m : subtree[b]) addPath(m);
     for (const auto& s : model.pointSprings)
@@ -72,21 +63,8 @@ ForceDerivatives::ForceDerivatives(const Model& model, const ForceDerivativeOpti
       if (row[r]) rows.push_back(r);
     for (int k = 0; k < model.joints[b].nv; ++k) pattern_[model.joints[b].iv + k] = rows;
   }
-  // Greedy colouring: a column joins the first group none of whose rows it shares.
-  std::vector<std::vector<char>> used;
-  for (int j = 0; j < n; ++j) {
-    std::size_t g = 0;
-    if (options.groupColumns)
-      for (; g < groups_.size(); ++g)
-        if (std::none_of(pattern_[j].begin(), pattern_[j].end(), [&](int r) { return used[g][r] != 0; })) break;
-    if (g == groups_.size() || !options.groupColumns) {
-      g = groups_.size();
-      groups_.emplace_back();
-      used.emplace_back(static_cast<std::size_t>(n), 0);
-    }
-    groups_[g].push_back(j);
-    for (int r : pattern_[j]) used[g][r] = 1;
-  }
+  // Every column's pattern holds its own row, so every column joins a group.
+  groups_ = colourColumns(pattern_, n, options.groupColumns);
   for (int k = 0; k < options.threads; ++k) buffers_.push_back(std::make_unique<ThreadBuffers>(model));
 }
 

@@ -17,11 +17,14 @@ GlobalFormulation::GlobalFormulation(const Model& model, const AugmentedLagrangi
     throw Error("global formulation: the penalty factor must be 0 (automatic) or positive and finite");
   const int n = natural_.size(), m = natural_.constraintCount(), nx = model.nq + model.nv;
   J_ = natural_.jacobianPattern();
-  springs_ = natural_.springPattern();
+  if (options.finiteDifferenceTangent)
+    derivatives_ = std::make_unique<NaturalForceDerivatives>(natural_, options.derivatives);
+  else
+    springs_ = natural_.springPattern();
   buildTangentPattern();
   massScale_ = natural_.largestMassEntry();
-  for (Eigen::VectorXd* v : {&X_, &Xd_, &Xdd_, &accelerationLike_, &dz_, &xq_, &xv_, &xa_, &xqdd_, &vHat_, &aHat_,
-                             &r_, &Q_})
+  for (Eigen::VectorXd* v :
+       {&X_, &Xd_, &Xdd_, &accelerationLike_, &dz_, &xq_, &xv_, &xa_, &xqdd_, &vHat_, &aHat_, &r_, &Q_})
     *v = Eigen::VectorXd::Zero(n);
   for (Eigen::VectorXd* v : {&lambda_, &lambdaSaved_, &e_, &phi_, &nu_, &gamma_}) *v = Eigen::VectorXd::Zero(m);
   jointState_ = Eigen::VectorXd::Constant(nx, std::numeric_limits<double>::quiet_NaN());
@@ -31,18 +34,26 @@ GlobalFormulation::GlobalFormulation(const Model& model, const AugmentedLagrangi
 
 void GlobalFormulation::buildTangentPattern() {
   const int n = natural_.size();
-  // Upper-triangle entries (row <= column) per column.
+  const bool whole = derivatives_ != nullptr;  // LU: every entry; Cholesky: the upper triangle
+  // Rows of the stored entries, per column.
   std::vector<std::vector<int>> rows(static_cast<std::size_t>(n));
-  auto add = [&](int i, int j) { rows[static_cast<std::size_t>(std::max(i, j))].push_back(std::min(i, j)); };
+  auto addPair = [&](int i, int j) {  // a symmetric pair of entries (i, j) and (j, i)
+    rows[static_cast<std::size_t>(std::max(i, j))].push_back(std::min(i, j));
+    if (whole) rows[static_cast<std::size_t>(std::min(i, j))].push_back(std::max(i, j));
+  };
   for (int b = 1; b <= model_.bodyCount(); ++b)  // M_b = factor (x) I_3
     for (int k = 0; k < 4; ++k)
       for (int l = k; l < 4; ++l)
         for (int d = 0; d < 3; ++d)
-          add(NaturalCoordinates::offset(b) + 3 * k + d, NaturalCoordinates::offset(b) + 3 * l + d);
+          addPair(NaturalCoordinates::offset(b) + 3 * k + d, NaturalCoordinates::offset(b) + 3 * l + d);
   for (const SparseRows* R : {&J_, &springs_})  // Phi_x^T Phi_x, K, C: products of each row's entries
     for (int r = 0; r < R->rows(); ++r)
       for (int a = R->rowStart[r]; a < R->rowStart[r + 1]; ++a)
-        for (int b = a; b < R->rowStart[r + 1]; ++b) add(R->column[a], R->column[b]);
+        for (int b = a; b < R->rowStart[r + 1]; ++b) addPair(R->column[a], R->column[b]);
+  if (whole)  // finite-difference K and C: the rows each column can change
+    for (int j = 0; j < n; ++j)
+      for (int k = derivatives_->columnStart()[j]; k < derivatives_->columnStart()[j + 1]; ++k)
+        rows[static_cast<std::size_t>(j)].push_back(derivatives_->rowIndex()[static_cast<std::size_t>(k)]);
   std::vector<int> columnStart(static_cast<std::size_t>(n) + 1, 0), rowIndex;
   for (int j = 0; j < n; ++j) {
     auto& c = rows[static_cast<std::size_t>(j)];
@@ -51,8 +62,8 @@ void GlobalFormulation::buildTangentPattern() {
     rowIndex.insert(rowIndex.end(), c.begin(), c.end());
     columnStart[static_cast<std::size_t>(j) + 1] = static_cast<int>(rowIndex.size());
   }
-  auto indexOf = [&](int i, int j) {
-    if (i > j) std::swap(i, j);
+  auto indexOf = [&](int i, int j) {  // value index of entry (i, j); of (j, i) when only the upper triangle is kept
+    if (!whole && i > j) std::swap(i, j);
     const auto first = rowIndex.begin() + columnStart[static_cast<std::size_t>(j)];
     const auto last = rowIndex.begin() + columnStart[static_cast<std::size_t>(j) + 1];
     return static_cast<int>(std::lower_bound(first, last, i) - rowIndex.begin());
@@ -61,40 +72,77 @@ void GlobalFormulation::buildTangentPattern() {
   for (int b = 1; b <= model_.bodyCount(); ++b)
     for (int k = 0; k < 4; ++k)
       for (int l = k; l < 4; ++l)
-        for (int d = 0; d < 3; ++d)
-          massValues_[indexOf(NaturalCoordinates::offset(b) + 3 * k + d, NaturalCoordinates::offset(b) + 3 * l + d)] =
-              natural_.bodyMass(b)(k, l);
-  auto pairs = [&](const SparseRows& R, std::vector<int>& start, std::vector<int>& index) {
+        for (int d = 0; d < 3; ++d) {
+          const int i = NaturalCoordinates::offset(b) + 3 * k + d, j = NaturalCoordinates::offset(b) + 3 * l + d;
+          massValues_[indexOf(i, j)] = massValues_[indexOf(j, i)] = natural_.bodyMass(b)(k, l);
+        }
+  auto pairs = [&](const SparseRows& R, std::vector<int>& start, std::vector<int>& index, std::vector<int>* mirror) {
     start.assign(1, 0);
     index.clear();
     for (int r = 0; r < R.rows(); ++r) {
       for (int a = R.rowStart[r]; a < R.rowStart[r + 1]; ++a)
-        for (int b = a; b < R.rowStart[r + 1]; ++b) index.push_back(indexOf(R.column[a], R.column[b]));
+        for (int b = a; b < R.rowStart[r + 1]; ++b) {
+          index.push_back(indexOf(R.column[a], R.column[b]));
+          if (mirror) mirror->push_back(indexOf(R.column[b], R.column[a]));
+        }
       start.push_back(static_cast<int>(index.size()));
     }
   };
-  pairs(J_, constraintPairStart_, constraintPairIndex_);
-  pairs(springs_, springPairStart_, springPairIndex_);
-  cholesky_.analyze(n, columnStart, rowIndex);  // ordering and symbolic factorisation, once per model
+  pairs(J_, constraintPairStart_, constraintPairIndex_, whole ? &constraintPairMirror_ : nullptr);
+  pairs(springs_, springPairStart_, springPairIndex_, nullptr);  // analytic tangent only (else no rows)
+  derivativeIndex_.clear();
+  if (whole) {
+    for (int j = 0; j < n; ++j)
+      for (int k = derivatives_->columnStart()[j]; k < derivatives_->columnStart()[j + 1]; ++k)
+        derivativeIndex_.push_back(indexOf(derivatives_->rowIndex()[static_cast<std::size_t>(k)], j));
+    lu_.analyze(n, columnStart, rowIndex);  // ordering and symbolic analysis, once per model
+  } else {
+    cholesky_.analyze(n, columnStart, rowIndex);  // ordering and symbolic factorisation, once per model
+  }
 }
 
 void GlobalFormulation::assembleTangent(double constraintWeight, double stiffnessWeight, double dampingWeight) {
-  Eigen::Map<Eigen::VectorXd> values = cholesky_.values();
+  Eigen::Map<Eigen::VectorXd> values = derivatives_ ? lu_.values() : cholesky_.values();
   values = massValues_;
-  auto addRows = [&](const SparseRows& R, const std::vector<int>& start, const std::vector<int>& index, int r,
-                     double w) {
+  // w R_r^T R_r for row r of R: each product pair into its entry and, when stored, its mirror image.
+  auto addRows = [&](const SparseRows& R, const std::vector<int>& start, const std::vector<int>& index,
+                     const std::vector<int>* mirror, int r, double w) {
     if (w == 0.0) return;
     int p = start[static_cast<std::size_t>(r)];
     for (int a = R.rowStart[r]; a < R.rowStart[r + 1]; ++a) {
       const double wa = w * R.value[a];
-      for (int b = a; b < R.rowStart[r + 1]; ++b) values[index[static_cast<std::size_t>(p++)]] += wa * R.value[b];
+      for (int b = a; b < R.rowStart[r + 1]; ++b, ++p) {
+        const double v = wa * R.value[b];
+        values[index[static_cast<std::size_t>(p)]] += v;
+        if (mirror && b != a) values[(*mirror)[static_cast<std::size_t>(p)]] += v;
+      }
     }
   };
-  for (int r = 0; r < J_.rows(); ++r) addRows(J_, constraintPairStart_, constraintPairIndex_, r, constraintWeight);
-  const Eigen::VectorXd& k = natural_.springStiffness();
+  const std::vector<int>* mirror = derivatives_ ? &constraintPairMirror_ : nullptr;
+  for (int r = 0; r < J_.rows(); ++r)
+    addRows(J_, constraintPairStart_, constraintPairIndex_, mirror, r, constraintWeight);
+  if (derivatives_) {  // K and C of every applied force by finite differences, seed 004 eq. (52)-(53)
+    const Eigen::VectorXd& K = derivatives_->stiffness();
+    const Eigen::VectorXd& C = derivatives_->damping();
+    for (std::size_t e = 0; e < derivativeIndex_.size(); ++e) {
+      const Eigen::Index k = static_cast<Eigen::Index>(e);
+      values[derivativeIndex_[e]] += stiffnessWeight * K[k] + dampingWeight * C[k];
+    }
+    return;
+  }
+  const Eigen::VectorXd& k = natural_.springStiffness();  // seed 001 eq. (31), (34)
   const Eigen::VectorXd& c = natural_.springDamping();
   for (int r = 0; r < springs_.rows(); ++r)
-    addRows(springs_, springPairStart_, springPairIndex_, r, stiffnessWeight * k[r] + dampingWeight * c[r]);
+    addRows(springs_, springPairStart_, springPairIndex_, nullptr, r, stiffnessWeight * k[r] + dampingWeight * c[r]);
+}
+
+bool GlobalFormulation::factorizeTangent() { return derivatives_ ? lu_.factorize() : cholesky_.factorize(); }
+
+void GlobalFormulation::solveTangent(Eigen::VectorXd& x) {
+  if (derivatives_)
+    lu_.solveInPlace(x);
+  else
+    cholesky_.solveInPlace(x);
 }
 
 void GlobalFormulation::evaluate(double t) {
@@ -116,7 +164,8 @@ void GlobalFormulation::synchronise(const Eigen::VectorXd& x, Eigen::Ref<const E
 void GlobalFormulation::start(double, const Eigen::VectorXd& x0, Eigen::Ref<const Eigen::VectorXd> a0,
                               const StructuralParameters& parameters) {
   p_ = parameters;
-  lambda_.setZero();  // the first Newton iteration finds the multipliers
+  lambda_.setZero();                    // the first Newton iteration finds the multipliers
+  if (derivatives_) lu_.resetPivots();  // chosen by the run's first factorisation, whatever ran before
   jointState_.setConstant(std::numeric_limits<double>::quiet_NaN());
   synchronise(x0, a0);
 }
@@ -138,7 +187,7 @@ void GlobalFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& targe
     }
     r_.setZero();
     J_.addTransposedProduct(weight, e_, r_);
-    cholesky_.solveInPlace(r_);
+    solveTangent(r_);
     y -= r_;
   }
 }
@@ -156,7 +205,7 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
 
   const double alpha = augmented_lagrangian::penalty(options_, massScale_, b, h);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
-  const double scale = b * h * h * mix;         // residual scaling, as in eq. (27)
+  const double scale = b * h * h * mix;        // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
 
   augmented_lagrangian::NewtonConvergence convergence(options_, b, h, infNorm(X_));
@@ -182,9 +231,10 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
     J_.addTransposedProduct(1.0, e_, r_);
     r_ *= scale;
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_x^T alpha Phi_x)].
+    if (derivatives_) derivatives_->evaluate(tNew, xq_, xv_, q_, Q_);
     assembleTangent(mix * b * h * h * alpha, mix * b * h * h, mix * g * h);
-    if (!cholesky_.factorize()) break;
-    cholesky_.solveInPlace(r_);
+    if (!factorizeTangent()) break;
+    solveTangent(r_);
     dz_ -= r_;
     convergence.corrected(infNorm(r_));
   }
@@ -220,15 +270,23 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
 
 void GlobalFormulation::save(ArchiveWriter& out) const {
   for (const Eigen::VectorXd* v : {&X_, &Xd_, &Xdd_, &accelerationLike_, &lambda_, &jointState_}) out.put(*v);
+  if (derivatives_) out.put(lu_.pivotingValues());
 }
 
 void GlobalFormulation::restore(ArchiveReader& in) {
-  Eigen::VectorXd saved[6];
-  for (Eigen::VectorXd& v : saved) v = in.getVector();
+  const int count = derivatives_ ? 7 : 6;
+  Eigen::VectorXd saved[7];
+  for (int k = 0; k < count; ++k) saved[k] = in.getVector();
   const Eigen::VectorXd* mine[6] = {&X_, &Xd_, &Xdd_, &accelerationLike_, &lambda_, &jointState_};
   for (int k = 0; k < 6; ++k)
     if (saved[k].size() != mine[k]->size())
       throw Error(in.label() + ": the saved global-formulation state does not fit this model");
+  if (derivatives_) {
+    if (saved[6].size() != 0 && saved[6].size() != lu_.nonZeros())
+      throw Error(in.label() + ": the saved global-formulation state does not fit this model");
+    if (!lu_.restorePivots(saved[6]))
+      throw Error(in.label() + ": the saved pivot order of the global formulation's tangent matrix is singular");
+  }
   X_ = saved[0];
   Xd_ = saved[1];
   Xdd_ = saved[2];

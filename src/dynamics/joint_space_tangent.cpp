@@ -35,18 +35,10 @@ JointSpaceTangent::JointSpaceTangent(const Model& model) {
   // Point springs and dampers (joint-level ones and prescribed motions sit on M's diagonal).
   for (const auto& s : model.pointSprings)
     couple(unite(pathCoordinates(model, s.bodyA), pathCoordinates(model, s.bodyB)));
-  // Constraint rows, in ConstraintEvaluator's order: each loop's equations, then prescribed motions.
-  supportStart_.assign(1, 0);
-  auto addRow = [&](const std::vector<int>& coordinates) {
-    support_.insert(support_.end(), coordinates.begin(), coordinates.end());
-    supportStart_.push_back(static_cast<int>(support_.size()));
-  };
-  for (const auto& l : model.loops) {
-    const std::vector<int> coordinates = unite(pathCoordinates(model, l.bodyA), pathCoordinates(model, l.bodyB));
-    couple(coordinates);
-    for (int e = 0; e < l.equations(); ++e) addRow(coordinates);
-  }
-  for (const auto& p : model.prescribed) addRow({model.joints[p.joint].iv + p.dof});
+  // Constraint rows couple the coordinates of their support (loop rows, prescribed motions).
+  const JacobianPattern pattern = jacobianPattern(model);
+  for (std::size_t r = 0; r + 1 < pattern.start.size(); ++r)
+    couple({pattern.columns.begin() + pattern.start[r], pattern.columns.begin() + pattern.start[r + 1]});
 
   std::vector<int> columnStart(static_cast<std::size_t>(n) + 1, 0), rowIndex;
   for (int j = 0; j < n; ++j) {
@@ -66,10 +58,12 @@ JointSpaceTangent::JointSpaceTangent(const Model& model) {
     const auto last = rowIndex.begin() + columnStart[static_cast<std::size_t>(j) + 1];
     return static_cast<int>(std::lower_bound(first, last, i) - rowIndex.begin());
   };
+  support_ = pattern;
   pairStart_.assign(1, 0);
-  for (std::size_t r = 0; r + 1 < supportStart_.size(); ++r) {
-    for (int a = supportStart_[r]; a < supportStart_[r + 1]; ++a)
-      for (int b = a; b < supportStart_[r + 1]; ++b) pairIndex_.push_back(indexOf(support_[a], support_[b]));
+  for (std::size_t r = 0; r + 1 < support_.start.size(); ++r) {
+    for (int a = support_.start[r]; a < support_.start[r + 1]; ++a)
+      for (int b = a; b < support_.start[r + 1]; ++b)
+        pairIndex_.push_back(indexOf(support_.columns[a], support_.columns[b]));
     pairStart_.push_back(static_cast<int>(pairIndex_.size()));
   }
   cholesky_.analyze(n, columnStart, rowIndex);  // ordering and symbolic factorisation, once per model
@@ -86,12 +80,12 @@ void JointSpaceTangent::assemble(const Eigen::MatrixXd& M, const Eigen::MatrixXd
         springs ? M(i, j) + stiffnessWeight * K(i, j) + dampingWeight * C(i, j) : M(i, j);
   }
   if (constraintWeight == 0.0) return;
-  for (int r = 0; r + 1 < static_cast<int>(supportStart_.size()); ++r) {
+  const std::vector<int>&start = support_.start, &columns = support_.columns;
+  for (int r = 0; r + 1 < static_cast<int>(start.size()); ++r) {
     int p = pairStart_[static_cast<std::size_t>(r)];
-    for (int a = supportStart_[r]; a < supportStart_[r + 1]; ++a) {
-      const double wa = constraintWeight * J(r, support_[a]);
-      for (int b = a; b < supportStart_[r + 1]; ++b)
-        values[pairIndex_[static_cast<std::size_t>(p++)]] += wa * J(r, support_[b]);
+    for (int a = start[r]; a < start[r + 1]; ++a) {
+      const double wa = constraintWeight * J(r, columns[a]);
+      for (int b = a; b < start[r + 1]; ++b) values[pairIndex_[static_cast<std::size_t>(p++)]] += wa * J(r, columns[b]);
     }
   }
 }

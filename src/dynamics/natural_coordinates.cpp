@@ -127,8 +127,7 @@ struct NaturalCoordinates::Form {
   // scale (a_s[k] b[i] + b_s[k] a[i]).
   void finish() {
     Affine bAbs;  // union of the patterns
-    for (int s = 0; s < 2; ++s)
-      bAbs.c[s] = b.c[s].cwiseAbs() + bCos.c[s].cwiseAbs() + bSin.c[s].cwiseAbs();
+    for (int s = 0; s < 2; ++s) bAbs.c[s] = b.c[s].cwiseAbs() + bCos.c[s].cwiseAbs() + bSin.c[s].cwiseAbs();
     bAbs.k = b.k.cwiseAbs() + bCos.k.cwiseAbs() + bSin.k.cwiseAbs();
     std::vector<std::pair<int, int>> entries;
     for (int s = 0; s < 2; ++s) {
@@ -224,8 +223,7 @@ double evaluate(const Form& f, const Timed& tf, const Eigen::VectorXd& x, Gradie
   const Vec3 A = value(f.a, f.body, x), B = value(tf.b, f.body, x);
   if (gradient) {
     for (int s = 0; s < 2; ++s)
-      for (int k = 0; k < 4; ++k)
-        gradient->segment<3>(12 * s + 3 * k) = f.scale * (f.a.c[s][k] * B + tf.b.c[s][k] * A);
+      for (int k = 0; k < 4; ++k) gradient->segment<3>(12 * s + 3 * k) = f.scale * (f.a.c[s][k] * B + tf.b.c[s][k] * A);
   }
   return f.scale * (A.dot(B) - tf.c0);
 }
@@ -804,6 +802,32 @@ SparseRows NaturalCoordinates::springPattern() const {
     if (springRowOfPointSpring_[k] >= 0) appendRow(rows, pointSpringForms_[k].columns);
   rows.value = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.column.size()));
   return rows;
+}
+
+std::vector<NaturalCoordinates::ForceSupport> NaturalCoordinates::forceSupports() const {
+  std::vector<ForceSupport> supports;
+  // A spring-damper or a joint load is w grad f, over the support of grad f; w reads f and, with
+  // damping, its rate grad f . x-dot (appliedForces).
+  auto gradientForce = [&](const std::vector<int>& columns, bool rate) {
+    supports.push_back({columns, columns, rate ? columns : std::vector<int>{}});
+  };
+  for (std::size_t k = 0; k < jointSpringCoordinates_.size(); ++k)
+    gradientForce(jointSpringCoordinates_[k].columns, model_.jointSprings[k].damping != 0.0);
+  for (const Coordinate& c : jointLoadCoordinates_) gradientForce(c.columns, false);
+  for (std::size_t k = 0; k < pointSpringForms_.size(); ++k)
+    gradientForce(pointSpringForms_[k].columns, model_.pointSprings[k].damping != 0.0);
+  // A body force adds to r and to the axes (weighted by the point), a torque to the axes; it reads
+  // the axes when it turns with the body, and a torque always does.
+  for (const BodyLoad& l : model_.bodyLoads) {
+    if (l.body == 0) continue;
+    ForceSupport s;
+    const int o = offset(l.body);
+    for (int i = l.torque ? 3 : 0; i < kPerBody; ++i) s.rows.push_back(o + i);
+    if (l.torque || !l.worldFrame)
+      for (int i = 3; i < kPerBody; ++i) s.positions.push_back(o + i);
+    supports.push_back(std::move(s));
+  }
+  return supports;
 }
 
 void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& xd,

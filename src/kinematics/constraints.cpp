@@ -25,6 +25,23 @@ int angularAxisCount(LoopConstraint::Type t) {
 }
 }  // namespace
 
+JacobianPattern jacobianPattern(const Model& model) {
+  JacobianPattern p;
+  p.start.push_back(0);
+  auto addRow = [&p](const std::vector<int>& columns) {
+    p.columns.insert(p.columns.end(), columns.begin(), columns.end());
+    p.start.push_back(static_cast<int>(p.columns.size()));
+  };
+  for (const auto& l : model.loops) {
+    const std::vector<int> a = pathCoordinates(model, l.bodyA), b = pathCoordinates(model, l.bodyB);
+    std::vector<int> support;
+    std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(support));
+    for (int e = 0; e < l.equations(); ++e) addRow(support);
+  }
+  for (const auto& m : model.prescribed) addRow({model.joints[m.joint].iv + m.dof});
+  return p;
+}
+
 ConstraintEvaluator::ConstraintEvaluator(const Model& model)
     : g(Eigen::VectorXd::Zero(model.constraintCount())),
       J(Eigen::MatrixXd::Zero(model.constraintCount(), model.nv)),
@@ -33,14 +50,8 @@ ConstraintEvaluator::ConstraintEvaluator(const Model& model)
       model_(model),
       P_(Eigen::Matrix3Xd::Zero(3, model.nv)),
       W_(Eigen::Matrix3Xd::Zero(3, model.nv)),
-      zeroV_(Eigen::VectorXd::Zero(model.nv)) {
-  supportStart_.push_back(0);
-  for (const auto& l : model.loops) {
-    const std::vector<int> a = pathCoordinates(model, l.bodyA), b = pathCoordinates(model, l.bodyB);
-    std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(support_));
-    supportStart_.push_back(static_cast<int>(support_.size()));
-  }
-}
+      zeroV_(Eigen::VectorXd::Zero(model.nv)),
+      pattern_(jacobianPattern(model)) {}
 
 void ConstraintEvaluator::addPathColumns(const Workspace& ws, int body, const Vec3& p, double sign) {
   for (int k = body; k != 0; k = model_.joints[k].parent) {
@@ -83,12 +94,12 @@ void ConstraintEvaluator::positions(const Workspace& ws, double t, const Eigen::
 void ConstraintEvaluator::jacobian(const Workspace& ws, double t) {
   int row = 0;
   nu.setZero();
-  for (std::size_t i = 0; i < model_.loops.size(); ++i) {
-    const LoopConstraint& l = model_.loops[i];
+  for (const LoopConstraint& l : model_.loops) {
     const FramePair f = framePair(ws, l);
     // Only the columns of the loop's support (the joints on the root paths of its two bodies)
     // can be non-zero; the others keep the zeros of construction.
-    const auto first = support_.begin() + supportStart_[i], last = support_.begin() + supportStart_[i + 1];
+    const auto first = pattern_.columns.begin() + pattern_.start[row];
+    const auto last = pattern_.columns.begin() + pattern_.start[row + 1];
     for (auto c = first; c != last; ++c) {
       P_.col(*c).setZero();
       W_.col(*c).setZero();

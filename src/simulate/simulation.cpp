@@ -215,10 +215,12 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     SingularityMonitor singularities(model);
     if (model.hasConstraints()) singularities.start(t, integrator->state().head(model.nq));
     auto sampleTime = [&](long k) { return options.tStart + static_cast<double>(k) * options.outputInterval; };
+    // A step's end state is already on the constraint manifold when the run projects; only a state
+    // interpolated between two steps drifts off it and needs its own projection before it is written.
     const bool projectSamples =
         (structural || options.stabilization == Stabilization::Projection) && model.hasConstraints();
-    auto record = [&](double ts, const Eigen::VectorXd& state) {
-      result.finalEnergy = sampler.emit(ts, state, result, projectSamples);
+    auto record = [&](double ts, const Eigen::VectorXd& state, bool interpolated) {
+      result.finalEnergy = sampler.emit(ts, state, result, projectSamples && interpolated);
       const double drift = std::abs(result.finalEnergy - result.initialEnergy);
       result.maxEnergyDrift = std::max(result.maxEnergyDrift, drift);
     };
@@ -228,7 +230,8 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       ++run.step;
       const Eigen::VectorXd& state = integrator->state();
       if (!state.allFinite())
-        throw SimulationError(t, run.step, describeNonFinite(model, state) + " (formulation " + result.formulation + ")");
+        throw SimulationError(t, run.step,
+                              describeNonFinite(model, state) + " (formulation " + result.formulation + ")");
       if (model.hasConstraints()) {
         q = state.head(model.nq);
         v = state.tail(model.nv);
@@ -237,8 +240,9 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
         const std::string singular = singularities.check(t, q);
         if (!singular.empty()) {
           if (options.stopAtSingularities)
-            throw SimulationError(t, run.step, singular + " (formulation " + result.formulation +
-                                                   "; --through-singularities continues anyway)");
+            throw SimulationError(
+                t, run.step,
+                singular + " (formulation " + result.formulation + "; --through-singularities continues anyway)");
           if (result.singularConfigurations++ == 0) result.firstSingularity = singular;
         }
       }
@@ -247,20 +251,21 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       while (sampleTime(run.nextSample) <= t + tol && sampleTime(run.nextSample) <= options.tEnd + tol) {
         const double ts = std::min(sampleTime(run.nextSample), t);
         if (ts >= t - tol) {
-          record(t, state);
+          record(t, state, false);
         } else {
           integrator->interpolate(ts, xs);
-          record(ts, xs);
+          record(ts, xs, true);
         }
         ++run.nextSample;
       }
-      if (t >= options.tEnd && sampleTime(run.nextSample - 1) < t - tol) record(t, state);  // tEnd off the sample grid
+      if (t >= options.tEnd && sampleTime(run.nextSample - 1) < t - tol)
+        record(t, state, false);  // tEnd off the sample grid
       result.tReached = t;
       if (!options.checkpointPath.empty() && t < options.tEnd) {
         const auto now = Clock::now();
         if (std::chrono::duration<double>(now - lastCheckpoint).count() >= options.checkpointInterval) {
-          saveRestart(options, run, result, wallBefore + std::chrono::duration<double>(now - start).count(), *integrator,
-                      sinks);
+          saveRestart(options, run, result, wallBefore + std::chrono::duration<double>(now - start).count(),
+                      *integrator, sinks);
           ++result.checkpoints;
           lastCheckpoint = now;
         }
@@ -278,7 +283,8 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     result.ok = false;
     result.error = run.step > 0 ? SimulationError(t, run.step, e.what()).what() : e.what();
   }
-  if (result.initialEnergy != 0.0) result.maxRelativeEnergyDrift = result.maxEnergyDrift / std::abs(result.initialEnergy);
+  if (result.initialEnergy != 0.0)
+    result.maxRelativeEnergyDrift = result.maxEnergyDrift / std::abs(result.initialEnergy);
   result.wallSeconds = wallBefore + std::chrono::duration<double>(Clock::now() - start).count();
   if (!result.ok && result.steps == 0) result.steps = run.step;
   return result;

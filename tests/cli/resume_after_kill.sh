@@ -9,7 +9,7 @@ out=$(mktemp -d)
 trap 'kill -9 $pid 2>/dev/null || true; rm -rf "$out"' EXIT
 pid=0
 "$articula" generate chain --n 24 --spatial -o "$out/chain.yaml"
-args=(--integrator rk45 --rtol 1e-10 --atol 1e-12 --t-end 40 --quiet)
+args=(--integrator rk45 --rtol 1e-10 --atol 1e-12 --t-end 20 --quiet)
 
 "$articula" simulate "$out/chain.yaml" "${args[@]}" --out "$out/whole"
 
@@ -29,7 +29,7 @@ killed_rows=$(wc -l < "$out/cut/results.csv")
 # A restart file refuses another run (different options) without touching the outputs.
 cp "$out/cut/results.csv" "$out/before.csv"
 set +e
-"$articula" simulate "$out/chain.yaml" --integrator rk45 --rtol 1e-9 --t-end 40 --quiet --out "$out/cut" --resume 2> "$out/err"
+"$articula" simulate "$out/chain.yaml" --integrator rk45 --rtol 1e-9 --t-end 20 --quiet --out "$out/cut" --resume 2> "$out/err"
 rc=$?
 set -e
 [ $rc -eq 2 ] && grep -q "another model or other run options" "$out/err" || { cat "$out/err"; echo "rc=$rc"; exit 1; }

@@ -21,7 +21,10 @@ expected="cannot open the model file"; expect_usage info "$out/missing.yaml"
 test ! -e "$out/c/animation.html"
 # The closed-loop generators; the shipped models are their output (below the comment header).
 expected="generate n-four-bar needs --n N"; expect_usage generate n-four-bar -o "$out/x.yaml"
-expected="--n must be an integer from 1 to 100000"; expect_usage generate n-four-bar --n 0 -o "$out/x.yaml"
+expected="option --n needs a whole number from 1 to 100000"; expect_usage generate n-four-bar --n 0 -o "$out/x.yaml"
+# Numbers far outside int range are refused before any conversion (a fuzzer found the overflow).
+expected="option --threads needs a whole number from 1 to 1024"; expect_usage simulate "$root/models/pendulum.yaml" --threads 1e117 --out "$out/t" --quiet
+expected="option --n needs a whole number from 1 to 100000"; expect_usage generate chain --n -1e300 -o "$out/x.yaml"
 expected="unknown argument '--n' for generate rssr"; expect_usage generate rssr --n 3 -o "$out/x.yaml"
 expected="unknown model kind 'four-bar' for generate (valid: chain, n-four-bar, rssr, rssr-bank)"; expect_usage generate four-bar -o "$out/x.yaml"
 test ! -e "$out/x.yaml"
@@ -34,6 +37,8 @@ diff <(grep -v '^#' "$root/models/n_four_bar.yaml") <(grep -v '^#' "$out/nfb10.y
 diff <(grep -v '^#' "$root/models/rssr.yaml") <(grep -v '^#' "$out/rssr.yaml")
 "$articula" check "$out/rssr.yaml" | grep -q "3 bodies, 5 tree degrees of freedom, 3 constraint equations"
 "$articula" simulate "$out/rssr.yaml" --t-end 0.2 --out "$out/r" --quiet --no-html
+"$articula" generate rssr --rod -o "$out/rssr_rod.yaml"
+"$articula" check "$out/rssr_rod.yaml" | grep -q "2 bodies, 2 tree degrees of freedom, 1 constraint equation"
 "$articula" generate rssr-bank --n 3 -o "$out/bank3.yaml"
 "$articula" check "$out/bank3.yaml" | grep -q "7 bodies, 13 tree degrees of freedom, 9 constraint equations"
 expected="generate rssr-bank needs --n N"; expect_usage generate rssr-bank -o "$out/x.yaml"

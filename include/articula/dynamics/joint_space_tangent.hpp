@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include "articula/kinematics/constraints.hpp"
 #include "articula/linalg/sparse_cholesky.hpp"
 #include "articula/model/model.hpp"
 
@@ -41,9 +42,10 @@ class JointSpaceTangent {
  private:
   SparseCholesky cholesky_;
   std::vector<int> entryRow_, entryColumn_;  ///< (row, column) of each stored entry, row <= column
-  // For constraint row r: its structural columns support_[supportStart_[r] .. supportStart_[r + 1])
-  // and, for each pair (a <= b) of them in order, the value index pairIndex_[pairStart_[r] + k].
-  std::vector<int> supportStart_, support_, pairStart_, pairIndex_;
+  // The structural columns of each constraint row and, for each pair (a <= b) of row r's columns
+  // in order, the value index pairIndex_[pairStart_[r] + k].
+  JacobianPattern support_;
+  std::vector<int> pairStart_, pairIndex_;
 };
 
 }  // namespace articula

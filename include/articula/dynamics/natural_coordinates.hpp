@@ -121,6 +121,15 @@ class NaturalCoordinates {
   SparseRows springPattern() const;
   const Eigen::VectorXd& springStiffness() const { return springStiffness_; }
   const Eigen::VectorXd& springDamping() const { return springDamping_; }
+  /// What one applied force element reads and writes (gravity, constant, is none): the entries of
+  /// Q it adds to (elsewhere it adds exact zeros) and the entries of x and x-dot it depends on.
+  struct ForceSupport {
+    std::vector<int> rows, positions, velocities;
+  };
+  /// One per joint spring-damper, joint load, point spring-damper and body load on a moving body
+  /// (in that order): the structural pattern of K = -dQ/dx and C = -dQ/dx-dot
+  /// (natural_force_derivatives.hpp).
+  std::vector<ForceSupport> forceSupports() const;
 
   /// Kinetic energy 1/2 x-dot^T M x-dot.
   double kineticEnergy(const Eigen::VectorXd& xd) const;

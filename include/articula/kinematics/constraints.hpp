@@ -9,6 +9,15 @@
 
 namespace articula {
 
+/// Where J can be non-zero, from the topology alone: row r (in ConstraintEvaluator's order) in
+/// the columns columns[start[r] .. start[r + 1]), ascending. A loop's rows hold the joints on the
+/// root paths of its two bodies (the body Jacobians vanish elsewhere), a prescribed motion's row
+/// its own coordinate.
+struct JacobianPattern {
+  std::vector<int> start, columns;
+};
+JacobianPattern jacobianPattern(const Model& model);
+
 class ConstraintEvaluator {
  public:
   explicit ConstraintEvaluator(const Model& model);
@@ -36,8 +45,7 @@ class ConstraintEvaluator {
   const Model& model_;
   Eigen::Matrix3Xd P_, W_;  // relative point and angular velocity per unit coordinate rate (world)
   Eigen::VectorXd zeroV_;
-  // Columns loop i's rows can depend on: support_[supportStart_[i] .. supportStart_[i + 1]).
-  std::vector<int> supportStart_, support_;
+  JacobianPattern pattern_;
 };
 
 }  // namespace articula
