@@ -3,14 +3,11 @@
 #include <cmath>
 #include <limits>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/semi_recursive.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "column_colouring.hpp"
+#include "thread_buffers.hpp"
 
 namespace articula {
 
@@ -87,11 +84,7 @@ void ForceDerivatives::evaluate(double t, const Eigen::VectorXd& q, const Eigen:
   const int tasks = 2 * groupCount;
 #pragma omp parallel for num_threads(options_.threads) schedule(static)
   for (int task = 0; task < tasks; ++task) {
-#ifdef _OPENMP
-    ThreadBuffers& b = *buffers_[static_cast<std::size_t>(omp_get_thread_num())];
-#else
-    ThreadBuffers& b = *buffers_[0];
-#endif
+    ThreadBuffers& b = ownBuffers(buffers_);
     const bool position = task < groupCount;
     const std::vector<int>& group = groups_[static_cast<std::size_t>(position ? task : task - groupCount)];
     b.q = q;

@@ -6,11 +6,8 @@
 #include <iterator>
 #include <limits>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "column_colouring.hpp"
+#include "thread_buffers.hpp"
 
 namespace articula {
 
@@ -95,11 +92,7 @@ void NaturalForceDerivatives::evaluate(double t, const Eigen::VectorXd& x, const
   for (const auto& b : buffers_) b->error = nullptr;
 #pragma omp parallel for num_threads(options_.threads) schedule(static) if (tasks > 1)
   for (int task = 0; task < tasks; ++task) {
-#ifdef _OPENMP
-    ThreadBuffers& b = *buffers_[static_cast<std::size_t>(omp_get_thread_num())];
-#else
-    ThreadBuffers& b = *buffers_[0];
-#endif
+    ThreadBuffers& b = ownBuffers(buffers_);
     if (b.error) continue;  // an exception must not leave the parallel region
     try {
       const bool position = task < positionTasks;

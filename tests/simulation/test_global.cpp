@@ -447,33 +447,7 @@ TEST(Global, FiniteDifferenceTangentGivesTheSameMotion) {
 // a structural integrator restored mid-run continues bit for bit (as
 // IndexThree.RestoredIntegratorContinuesBitForBit checks for the analytic one).
 TEST(Global, FiniteDifferenceTangentRestoredContinuesBitForBit) {
-  const Model model = fourBarWithShock();
-  Eigen::VectorXd q = model.q0, v = model.v0;
-  assemble(model, 0.0, q, v);
-  Eigen::VectorXd x(model.nq + model.nv);
-  x << q, v;
-  IntegratorOptions o;
-  o.dt = 1e-3;
   AugmentedLagrangianOptions options;
   options.finiteDifferenceTangent = true;
-  for (std::string_view integrator : structuralIntegratorNames()) {
-    MultibodySystem system(model, makeFormulation("reference", model), Stabilization::None);
-    auto problem = makeIndex3Problem("global", model, options),
-         resumedProblem = makeIndex3Problem("global", model, options);
-    auto whole = makeStructuralIntegrator(integrator, NAN, o, *problem);
-    whole->initialize(system, 0.0, x);
-    for (int k = 0; k < 137; ++k) whole->step(0.3);
-    ArchiveWriter saved;
-    whole->save(saved);
-    ArchiveReader reader(saved.bytes(), "test");
-    auto resumed = makeStructuralIntegrator(integrator, NAN, o, *resumedProblem);
-    resumed->restore(system, reader);
-    EXPECT_TRUE(reader.atEnd()) << integrator;
-    while (whole->time() < 0.3) {
-      whole->step(0.3);
-      resumed->step(0.3);
-      ASSERT_EQ(whole->time(), resumed->time()) << integrator;
-      ASSERT_EQ(whole->state(), resumed->state()) << integrator << " at t = " << whole->time();
-    }
-  }
+  expectRestoredContinuesBitForBit(fourBarWithShock(), "global", options);
 }

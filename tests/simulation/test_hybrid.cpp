@@ -168,34 +168,7 @@ TEST(IndexThree, NewtonFailureEvenAfterHalvingStopsTheRunWithAMessage) {
 // variables are part of its state; for the global formulation also its natural
 // coordinates).
 TEST(IndexThree, RestoredIntegratorContinuesBitForBit) {
-  const Model model = fourBar();
-  Eigen::VectorXd q = model.q0, v = model.v0;
-  assemble(model, 0.0, q, v);
-  Eigen::VectorXd x(model.nq + model.nv);
-  x << q, v;
-  IntegratorOptions o;
-  o.dt = 1e-3;
-  for (const char *formulation : {"hybrid", "global"})
-    for (std::string_view integrator : structuralIntegratorNames()) {
-      MultibodySystem system(model, makeFormulation("reference", model), Stabilization::None);
-      auto problem = makeIndex3Problem(formulation, model), resumedProblem = makeIndex3Problem(formulation, model);
-      auto whole = makeStructuralIntegrator(integrator, NAN, o, *problem);
-      whole->initialize(system, 0.0, x);
-      for (int k = 0; k < 137; ++k) whole->step(0.3);
-      ArchiveWriter saved;
-      whole->save(saved);
-      ArchiveReader reader(saved.bytes(), "test");
-      auto resumed = makeStructuralIntegrator(integrator, NAN, o, *resumedProblem);
-      resumed->restore(system, reader);
-      EXPECT_TRUE(reader.atEnd()) << integrator;
-      while (whole->time() < 0.3) {
-        whole->step(0.3);
-        resumed->step(0.3);
-        ASSERT_EQ(whole->time(), resumed->time()) << integrator;
-        ASSERT_EQ(whole->state(), resumed->state()) << integrator << " at t = " << whole->time();
-      }
-      EXPECT_EQ(whole->stats().evaluations, resumed->stats().evaluations) << integrator;
-    }
+  for (const char *formulation : {"hybrid", "global"}) expectRestoredContinuesBitForBit(fourBar(), formulation);
 }
 
 // The tangent matrix steers the Newton iteration and sets the metric of the
