@@ -1,11 +1,15 @@
 // Finite-difference stiffness and damping matrices (seed 004 eq. (52)-(53)) on a two-branch
-// system, with 1 and 2 threads and with and without topology grouping (seed 004 Table 2 layout).
+// system, with 1 and 2 threads and with and without topology grouping (seed 004 Table 2 layout):
+// in joint coordinates (the hybrid formulation's K and C) and in natural coordinates (the global
+// formulation's, with --tangent finite-difference).
 // Run: build/bin/bench_force_derivatives --benchmark_repetitions=9 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <string>
 
 #include "articula/dynamics/force_derivatives.hpp"
+#include "articula/dynamics/natural_force_derivatives.hpp"
+#include "articula/kinematics/workspace.hpp"
 #include "articula/model/builder.hpp"
 
 using namespace articula;
@@ -58,6 +62,22 @@ void FiniteDifferenceTangent(benchmark::State& state) {
   state.counters["sweeps"] = static_cast<double>(2 * d.groups().size() + 1);
 }
 
+void NaturalFiniteDifferenceTangent(benchmark::State& state) {
+  const Model model = twoBranches(static_cast<int>(state.range(0)));
+  const NaturalCoordinates natural(model);
+  NaturalForceDerivatives d(natural, {static_cast<int>(state.range(1)), state.range(2) != 0});
+  Workspace ws(model);
+  Eigen::VectorXd x(natural.size()), xd(natural.size()), Q(natural.size());
+  natural.fromJoint(ws, model.q0, Eigen::VectorXd::Constant(model.nv, 0.3), x, xd);
+  natural.appliedForces(0.0, x, xd, model.q0, Q);
+  for (auto _ : state) {
+    d.evaluate(0.0, x, xd, model.q0, Q);
+    benchmark::DoNotOptimize(d.stiffness().data());
+    benchmark::DoNotOptimize(d.damping().data());
+  }
+  state.counters["sweeps"] = static_cast<double>(d.positionGroups().size() + d.velocityGroups().size());
+}
+
 }  // namespace
 
 // Arguments: links per branch, threads, grouping.
@@ -66,5 +86,10 @@ BENCHMARK(FiniteDifferenceTangent)
     ->ArgsProduct({{20}, {1, 2}, {0, 1}})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();  // wall time: the threads work in parallel
+BENCHMARK(NaturalFiniteDifferenceTangent)
+    ->ArgNames({"links", "threads", "grouped"})
+    ->ArgsProduct({{20}, {1, 2}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -17,8 +17,8 @@ inline BodySpec bar(const std::string& name, double length) {
   return b;
 }
 
-inline JointSpec pin(const std::string& name, const std::string& parent, const std::string& child, const Vec3& at, double q,
-                     bool locked = false) {
+inline JointSpec pin(const std::string& name, const std::string& parent, const std::string& child, const Vec3& at,
+                     double q, bool locked = false) {
   JointSpec j;
   j.name = name;
   j.type = JointType::Revolute;
@@ -53,6 +53,17 @@ inline ModelBuilder fourBarCutAtC() {
   b.addJoint(pin("D", "ground", "rocker", Vec3(1, 0, 0), 1.01));
   b.addLoop(revoluteLoop("C", "coupler", Vec3(1.2, 0, 0), "rocker", Vec3(0.8, 0, 0)));
   return b;
+}
+
+/// The four-bar cut at C with a point spring-damper from the coupler to the ground: a force
+/// element whose K and C the finite-difference tangents must find.
+inline Model fourBarWithShock() {
+  ModelBuilder b = fourBarCutAtC();
+  PointSpringSpec s;
+  s.name = "shock", s.bodyA = "coupler", s.pointA = Vec3(0.6, 0, 0), s.bodyB = "ground", s.pointB = Vec3(0.5, -0.5, 0);
+  s.stiffness = 400.0, s.damping = 5.0, s.restLength = 1.0;
+  b.addPointSpring(s);
+  return b.build();
 }
 
 /// Cut at B: crank on ground at A, rocker on ground at D, coupler hinged on the rocker tip

@@ -116,17 +116,6 @@ Model relaxedSprings(unsigned seed) {
   return b.build();
 }
 
-// The four-bar with a point spring-damper from the coupler to the ground (the
-// model of test_hybrid.cpp's finite-difference test).
-Model fourBarWithShock() {
-  ModelBuilder b = test_models::fourBarCutAtC();
-  PointSpringSpec s;
-  s.name = "shock", s.bodyA = "coupler", s.pointA = Vec3(0.6, 0, 0), s.bodyB = "ground", s.pointB = Vec3(0.5, -0.5, 0);
-  s.stiffness = 400.0, s.damping = 5.0, s.restLength = 1.0;
-  b.addPointSpring(s);
-  return b.build();
-}
-
 }  // namespace
 
 // Second-order methods at h = 1e-4 over 5 s against the reference (rk45 at
@@ -425,7 +414,7 @@ TEST(Global, FiniteDifferenceTangentIsTheSameForEveryThreadCountAndGrouping) {
 // numerical tangent holds the geometric stiffness the analytic one neglects).
 // One thread: the thread counts are compared bit for bit above.
 TEST(Global, FiniteDifferenceTangentGivesTheSameMotion) {
-  const Model model = fourBarWithShock();
+  const Model model = test_models::fourBarWithShock();
   constexpr double h = 1e-3, tEnd = 1.0;
   SimulationOptions analytic = structural("global", "trapezoidal", h, tEnd);
   SimulationOptions numeric = analytic;
@@ -449,5 +438,5 @@ TEST(Global, FiniteDifferenceTangentGivesTheSameMotion) {
 TEST(Global, FiniteDifferenceTangentRestoredContinuesBitForBit) {
   AugmentedLagrangianOptions options;
   options.finiteDifferenceTangent = true;
-  expectRestoredContinuesBitForBit(fourBarWithShock(), "global", options);
+  expectRestoredContinuesBitForBit(test_models::fourBarWithShock(), "global", options);
 }

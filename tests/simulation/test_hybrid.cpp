@@ -178,12 +178,7 @@ TEST(IndexThree, RestoredIntegratorContinuesBitForBit) {
 // above (1e3 h^2), and the numerical tangent, which also holds the velocity
 // products the analytic one omits, needs no more Newton iterations.
 TEST(Hybrid, FiniteDifferenceTangentGivesTheSameMotion) {
-  ModelBuilder b = test_models::fourBarCutAtC();
-  PointSpringSpec s;
-  s.name = "shock", s.bodyA = "coupler", s.pointA = Vec3(0.6, 0, 0), s.bodyB = "ground", s.pointB = Vec3(0.5, -0.5, 0);
-  s.stiffness = 400.0, s.damping = 5.0, s.restLength = 1.0;
-  b.addPointSpring(s);
-  const Model model = b.build();
+  const Model model = test_models::fourBarWithShock();
   constexpr double h = 2e-4;
   SimulationOptions analytic = structural("hybrid", "trapezoidal", h, 2.0);
   SimulationOptions numeric = analytic;
