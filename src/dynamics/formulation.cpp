@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 
 #include "articula/dynamics/coordinate_partitioning.hpp"
+#include "articula/dynamics/dca.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/global.hpp"
 #include "articula/dynamics/recursive.hpp"
@@ -88,18 +89,22 @@ class SemiRecursiveFormulation final : public Formulation {
   Eigen::MatrixXd M_;
 };
 
-
 }  // namespace
 
 const std::vector<FormulationInfo>& formulations() {
   static const std::vector<FormulationInfo> list{
       {"aba", "articulated-body algorithm, O(n), open trees (Featherstone)", false, false},
       {"crba", "composite-rigid-body mass matrix + Cholesky, O(n^3), open trees", false, false},
+      {"dca",
+       "divide-and-conquer at acceleration level (Featherstone), O(n) serial and O(log n) tiers in parallel "
+       "(--threads), open trees (thesis 3.4)",
+       false, false},
       {"semi-recursive",
        "accumulated inertias in relative coordinates; tree-sparse Cholesky on trees, coordinate partitioning with "
        "automatic re-selection on closed loops (seeds 001, 004)",
        true, false},
-      {"reference", "joint coordinates + Lagrange multipliers (dense KKT), any topology; the trusted oracle", true, false},
+      {"reference", "joint coordinates + Lagrange multipliers (dense KKT), any topology; the trusted oracle", true,
+       false},
       {"hybrid",
        "semi-recursive terms + index-3 augmented Lagrangian loop closure, any topology; needs a structural integrator "
        "(seed 001)",
@@ -112,7 +117,8 @@ const std::vector<FormulationInfo>& formulations() {
   return list;
 }
 
-std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model& model, const FormulationOptions& options) {
+std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model& model,
+                                             const FormulationOptions& options) {
   const bool constrained = model.hasConstraints();
   if (name == "auto") name = constrained ? "reference" : "aba";
   if (name == "reference") return std::make_unique<ReferenceFormulation>(model, options);
@@ -121,13 +127,15 @@ std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model&
                 "' is an index-3 formulation stepped by a structural integrator: use --integrator " +
                 structuralNameList());
   if (name == "semi-recursive" && constrained) return std::make_unique<CoordinatePartitioning>(model);
-  if (name == "aba" || name == "crba" || name == "semi-recursive") {
+  if (name == "aba" || name == "crba" || name == "semi-recursive" || name == "dca") {
     if (constrained)
-      throw Error("formulation '" + std::string(name) + "' handles open trees only, but the model has " +
-                  std::to_string(model.loops.size()) + " loop closure(s) and " + std::to_string(model.prescribed.size()) +
-                  " prescribed motion(s); use --formulation reference, or hybrid with a structural integrator (--integrator " +
-                  structuralNameList() + ")");
+      throw Error(
+          "formulation '" + std::string(name) + "' handles open trees only, but the model has " +
+          std::to_string(model.loops.size()) + " loop closure(s) and " + std::to_string(model.prescribed.size()) +
+          " prescribed motion(s); use --formulation reference, or hybrid with a structural integrator (--integrator " +
+          structuralNameList() + ")");
     if (name == "aba") return std::make_unique<AbaFormulation>(model);
+    if (name == "dca") return std::make_unique<DcaFormulation>(model, DcaOptions{options.threads});
     if (name == "semi-recursive") return std::make_unique<SemiRecursiveFormulation>(model);
     return std::make_unique<CrbaFormulation>(model);
   }
@@ -135,7 +143,6 @@ std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model&
   for (const auto& f : formulations()) valid += ", " + std::string(f.name);
   throw Error("unknown formulation '" + std::string(name) + "' (valid: " + valid + ")");
 }
-
 
 std::unique_ptr<Index3Problem> makeIndex3Problem(std::string_view name, const Model& model,
                                                  const AugmentedLagrangianOptions& options) {

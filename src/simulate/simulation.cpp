@@ -185,6 +185,7 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       stabilization = Stabilization::None;
     } else {
       FormulationOptions fo;
+      fo.threads = options.augmentedLagrangian.derivatives.threads;
       if (options.stabilization == Stabilization::Baumgarte) {
         fo.baumgarteAlpha = options.baumgarteAlpha;
         fo.baumgarteBeta = options.baumgarteBeta;

@@ -72,6 +72,11 @@ TEST(StepAllocations, CrbaAllocatesNothing) {
   EXPECT_EQ(allocationsDuringSteps("crba", "rk4", model), 0);
 }
 
+TEST(StepAllocations, DcaAllocatesNothing) {
+  const Model model = makeChain(16, true);
+  EXPECT_EQ(allocationsDuringSteps("dca", "rk4", model), 0);
+}
+
 TEST(StepAllocations, SemiRecursiveAllocatesNothing) {
   const Model model = makeChain(16, true);
   EXPECT_EQ(allocationsDuringSteps("semi-recursive", "rk4", model), 0);

@@ -17,6 +17,8 @@ struct FormulationOptions {
   /// J vdot = gamma - 2 alpha (J v - nu) - beta^2 g. Zero turns it off.
   double baumgarteAlpha = 0.0;
   double baumgarteBeta = 0.0;
+  /// OpenMP threads of the formulations that run in parallel (dca); results do not depend on it.
+  int threads = 1;
 };
 
 class Formulation {
@@ -43,7 +45,7 @@ struct FormulationInfo {
 };
 const std::vector<FormulationInfo>& formulations();
 
-/// Creates the named ODE formulation ("aba", "crba", "semi-recursive", "reference"; "auto" picks
+/// Creates the named ODE formulation ("aba", "crba", "semi-recursive", "dca", "reference"; "auto" picks
 /// aba for open trees and reference otherwise). Throws articula::Error for an unknown name, an
 /// index-3 formulation (use makeIndex3Problem), or a tree-only formulation applied to a model
 /// with constraints.
