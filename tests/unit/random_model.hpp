@@ -3,6 +3,8 @@
 
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "articula/model/builder.hpp"
 
@@ -18,7 +20,8 @@ inline BodySpec randomBody(int i, std::mt19937& gen) {
   body.mass = 1.0 + 0.5 * u(gen);
   body.com = 0.3 * vec();
   const Mat3 R = Quat(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
-  body.inertia = R * boxInertia(body.mass, Vec3(0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen))) * R.transpose();
+  body.inertia =
+      R * boxInertia(body.mass, Vec3(0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen), 0.3 + 0.2 * u(gen))) * R.transpose();
   return body;
 }
 
@@ -36,7 +39,7 @@ inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = tr
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
-  const JointType types[] = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Universal,
+  const JointType types[] = {JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical, JointType::Universal,
                              JointType::Spherical, JointType::Planar,    JointType::Free,        JointType::Fixed};
   const int typeCount = includeFixed ? 8 : 7;
   ModelBuilder b;
@@ -90,7 +93,8 @@ inline ModelBuilder randomPlanarTree(int bodies, unsigned seed) {
     j.child = body.name;
     j.position = 0.5 * vec();
     j.rotation = axisAngle(Vec3::UnitZ(), 3.0 * u(gen));
-    j.axis = j.type == JointType::Prismatic ? Vec3(u(gen), u(gen), 0.0).normalized() : Vec3(0.0, 0.0, i % 2 ? -1.0 : 1.0);
+    j.axis =
+        j.type == JointType::Prismatic ? Vec3(u(gen), u(gen), 0.0).normalized() : Vec3(0.0, 0.0, i % 2 ? -1.0 : 1.0);
     j.q0.resize(static_cast<std::size_t>(jointNq(j.type)));
     for (auto& x : j.q0) x = u(gen);
     j.v0.resize(static_cast<std::size_t>(jointNv(j.type)));
@@ -170,6 +174,36 @@ inline Model randomTreeWithForceElements(int bodies, unsigned seed, bool univers
     l.magnitude = TimeFunction::sine(5.0, 0.7, u(gen), u(gen));
     b.addBodyLoad(l);
   }
+  return b.build();
+}
+
+// A free-floating base with two arms and a tail: a spherical-revolute arm, a universal-prismatic
+// arm and a cylindrical tail, all hanging from the base body.
+inline Model floatingBase() {
+  std::mt19937 gen(7);
+  ModelBuilder b;
+  b.gravity = Vec3(0.0, 0.0, -9.81);
+  const char* names[] = {"base", "shoulder", "elbow", "hip", "knee", "tail"};
+  for (int i = 0; i < 6; ++i) {
+    BodySpec body = detail::randomBody(i, gen);
+    body.name = names[i];
+    b.addBody(body);
+  }
+  auto joint = [&](const char* name, JointType type, const char* parent, const char* child, Vec3 position,
+                   std::vector<double> q0, std::vector<double> v0) {
+    JointSpec j;
+    j.name = name, j.type = type, j.parent = parent, j.child = child, j.position = position;
+    j.axis = Vec3(0.3, 0.4, 0.5).normalized(), j.axis2 = Vec3(0.0, 1.0, 0.0);
+    j.q0 = std::move(q0), j.v0 = std::move(v0);
+    b.addJoint(j);
+  };
+  joint("float", JointType::Free, "ground", "base", Vec3::Zero(), {0.1, 0.2, 1.0, 0.9, 0.1, -0.3, 0.2},
+        {0.5, -0.4, 0.3, 0.2, 0.1, -0.6});
+  joint("s", JointType::Spherical, "base", "shoulder", Vec3(0.3, 0.0, 0.0), {0.8, 0.3, -0.2, 0.1}, {1.0, -0.5, 0.7});
+  joint("e", JointType::Revolute, "shoulder", "elbow", Vec3(0.4, 0.1, 0.0), {0.6}, {-1.2});
+  joint("h", JointType::Universal, "base", "hip", Vec3(-0.3, 0.0, -0.1), {0.2, -0.4}, {0.3, 0.9});
+  joint("k", JointType::Prismatic, "hip", "knee", Vec3(0.0, 0.0, -0.4), {0.15}, {0.4});
+  joint("t", JointType::Cylindrical, "base", "tail", Vec3(0.0, -0.3, 0.0), {0.5, 0.05}, {0.8, -0.2});
   return b.build();
 }
 

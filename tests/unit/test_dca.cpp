@@ -59,36 +59,6 @@ void expectWellFormed(const Model& model, const AssemblyTree& tree) {
   for (int r : tree.roots()) EXPECT_EQ(model.parent(nodes[static_cast<std::size_t>(r)].top), 0);
 }
 
-// A free-floating base with two arms and a tail: a spherical-revolute arm, a universal-prismatic
-// arm and a cylindrical tail, all hanging from the base body.
-Model floatingBase() {
-  std::mt19937 gen(7);
-  ModelBuilder b;
-  b.gravity = Vec3(0.0, 0.0, -9.81);
-  const char* names[] = {"base", "shoulder", "elbow", "hip", "knee", "tail"};
-  for (int i = 0; i < 6; ++i) {
-    BodySpec body = test_models::detail::randomBody(i, gen);
-    body.name = names[i];
-    b.addBody(body);
-  }
-  auto joint = [&](const char* name, JointType type, const char* parent, const char* child, Vec3 position,
-                   std::vector<double> q0, std::vector<double> v0) {
-    JointSpec j;
-    j.name = name, j.type = type, j.parent = parent, j.child = child, j.position = position;
-    j.axis = Vec3(0.3, 0.4, 0.5).normalized(), j.axis2 = Vec3(0.0, 1.0, 0.0);
-    j.q0 = std::move(q0), j.v0 = std::move(v0);
-    b.addJoint(j);
-  };
-  joint("float", JointType::Free, "ground", "base", Vec3::Zero(), {0.1, 0.2, 1.0, 0.9, 0.1, -0.3, 0.2},
-        {0.5, -0.4, 0.3, 0.2, 0.1, -0.6});
-  joint("s", JointType::Spherical, "base", "shoulder", Vec3(0.3, 0.0, 0.0), {0.8, 0.3, -0.2, 0.1}, {1.0, -0.5, 0.7});
-  joint("e", JointType::Revolute, "shoulder", "elbow", Vec3(0.4, 0.1, 0.0), {0.6}, {-1.2});
-  joint("h", JointType::Universal, "base", "hip", Vec3(-0.3, 0.0, -0.1), {0.2, -0.4}, {0.3, 0.9});
-  joint("k", JointType::Prismatic, "hip", "knee", Vec3(0.0, 0.0, -0.4), {0.15}, {0.4});
-  joint("t", JointType::Cylindrical, "base", "tail", Vec3(0.0, -0.3, 0.0), {0.5, 0.05}, {0.8, -0.2});
-  return b.build();
-}
-
 }  // namespace
 
 TEST(Dca, AgreesWithAbaOnRandomTreesWithEveryJointType) {
@@ -112,7 +82,7 @@ TEST(Dca, AgreesWithAbaOnChains) {
       EXPECT_LT(dcaVersusAba(makeChain(links, spatial)), 1e-9) << links << " links, spatial " << spatial;
 }
 
-TEST(Dca, AgreesWithAbaOnAFloatingBase) { EXPECT_LT(dcaVersusAba(floatingBase()), 1e-12); }
+TEST(Dca, AgreesWithAbaOnAFloatingBase) { EXPECT_LT(dcaVersusAba(test_models::floatingBase()), 1e-12); }
 
 // The joint forces of the disassembly are the forces RNEA transmits across each joint for the
 // same accelerations (RBDA table 5.1, gravity as a base acceleration in both), about the child

@@ -1,0 +1,129 @@
+// The assembly and disassembly of handle equations on an assembly tree (thesis section 3.4),
+// shared by the acceleration-level DCA (dynamics/dca.hpp) and the velocity-level HDCA
+// (dynamics/hdca.hpp). Both solve the same linear problem with different right-hand sides:
+//   handle motion  m_1 = Phi_11 f_1 + Phi_12 f_2 + b_1,   m_2 = Phi_21 f_1 + Phi_22 f_2 + b_2,
+// where m is a spatial acceleration (DCA) or velocity (HDCA) and f a spatial force or momentum
+// (impulse). The mobilities Phi depend on the configuration only (thesis, text after eq. (4.49):
+// they are the same for the velocity, acceleration and adjoint problems); the right-hand sides
+// are the bias b of each leaf, the joint terms c (velocity-product accelerations, or zero), the
+// joint loads (applied joint forces tau, or the joint momenta p) and the motion of the ground.
+//
+// All vectors are in world axes; a handle's are about the origin of its body (m_1, f_1 about the
+// top body's origin, m_2, f_2 about the bottom body's), and a joint is solved about its child
+// body's origin after shifting the other side there (the thesis's shift matrices, eq. (3.18)-
+// (3.19), (3.23)). Joint forces are eliminated with the motion subspace S alone: with K the sum
+// of the two subassemblies' mobilities at the joint, W = K^-1 - K^-1 S (S^T K^-1 S)^-1 S^T K^-1
+// equals the thesis's D (D^T K D)^-1 D^T of eq. (3.38)-(3.39) for any D spanning the constraint
+// directions, and no D is formed. Each method below works on one node and writes only that node
+// (and, in disassembly, its two children and its joint), so the nodes of one tier may run on
+// different threads; each is computed by the same operations on any thread.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "articula/dynamics/assembly_tree.hpp"
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+/// The iterations of one tier, shared among the threads of an enclosing OpenMP parallel region
+/// (executed by the calling thread alone outside of one).
+template <class Work>
+void forEachInTier(int begin, int end, const Work& work) {
+#pragma omp for schedule(static)
+  for (int k = begin; k < end; ++k) work(k);
+}
+
+/// Runs `sweep` (whose loops are forEachInTier) on `threads` OpenMP threads; serially, without
+/// opening a parallel region, when threads == 1.
+template <class Sweep>
+void runTiers(int threads, const Sweep& sweep) {
+  if (threads == 1) {
+    sweep();
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  sweep();
+}
+
+/// Changes of reference point, world axes. With s = Q - P, a motion vector about P is T m about
+/// Q, T = [1 0; -sx 1] (the transpose of the thesis's shift matrix S_PQ, eq. (3.18)-(3.19)); a
+/// force about Q is T^T f about P (eq. (3.23)).
+inline Vec6 motionAt(const Vec6& m, const Vec3& s) {
+  Vec6 out = m;
+  out.tail<3>() -= s.cross(Vec3(m.head<3>()));
+  return out;
+}
+inline Vec6 forceAt(const Vec6& f, const Vec3& s) {
+  Vec6 out = f;
+  out.head<3>() += s.cross(Vec3(f.tail<3>()));
+  return out;
+}
+
+class HandleAssembly {
+ public:
+  HandleAssembly(const Model& model, const PairingPolicy& pairing);
+
+  const AssemblyTree& tree() const { return tree_; }
+
+  /// Leaf coefficients of body i (thesis eq. (3.29)-(3.31), (4.49c)): a rigid body with spatial
+  /// inertia I about its origin has both handles' Phi = I^-1 and b = 0; also turns joint i's
+  /// motion subspace into world axes. Reads ws.X0 and ws.joint (updatePositions).
+  void leaf(const Workspace& ws, int body);
+  /// Sets leaf i's bias to b = Phi f for the force f on it (world axes, about its origin).
+  void setLeafForce(int body, const Vec6& force);
+  /// Joint i's bias term c in the relative motion m_child = m_parent + S qdot + c (world axes,
+  /// about the child's origin); zero unless set.
+  Vec6& jointBias(int joint) { return c_[static_cast<std::size_t>(joint)]; }
+  /// Joint i's motion subspace in world axes (after leaf(i)).
+  const SubspaceForce& motionSubspace(int joint) const { return S_[static_cast<std::size_t>(joint)]; }
+
+  /// Assembly of a node of tier >= 1 (eq. (3.42)); `load` holds each joint's S^T f.
+  void assemble(const Workspace& ws, int node, const Eigen::VectorXd& load);
+  /// Base connection of a root (eq. (3.44)) to the ground moving with `groundMotion`; writes the
+  /// root joint's rates into `rates`.
+  void solveRoot(int node, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates);
+  /// Disassembly of a node of tier >= 1 (eq. (3.39)); writes its joint's rates.
+  void disassemble(const Workspace& ws, int node, Eigen::VectorXd& rates);
+
+  /// After disassembly: the force (momentum) body i receives from its parent across joint i
+  /// (world axes, about body i's origin; index 0 unused).
+  const std::vector<Vec6>& jointForces() const { return jointForce_; }
+  /// After disassembly: body i's motion (world axes, about its origin) from its leaf equation.
+  Vec6 leafMotion(int body) const;
+  /// Throws articula::Error naming the first joint whose elimination failed in the last sweep.
+  void throwIfSingular(std::string_view formulation) const;
+
+ private:
+  // The elimination of one joint's force (eq. (3.38)-(3.39)): f = Y tau - W r for the relative
+  // motion K f + r = S qdot, and qdot = Y^T r + Minv tau.
+  struct JointElimination {
+    Mat6 W;
+    SubspaceForce Y;
+    Vec6 e;          ///< Y tau - W beta, the force at r = beta
+    SmallVector mu;  ///< Y^T beta + Minv tau, the joint rates at r = beta
+  };
+  struct NodeEquations {
+    Mat6 phi11, phi12, phi22;  ///< Phi_21 = Phi_12^T
+    Vec6 b1, b2;
+    Vec6 f1, f2;    ///< handle forces, known after disassembly
+    Mat6 WPhi, WX;  ///< joins: W Phi^A_21 and W X (X couples C's f_2 into the joint)
+    JointElimination joint;
+  };
+
+  bool eliminate(const Mat6& K, int joint, const Vec6& beta, const Eigen::VectorXd& load, JointElimination& out) const;
+  /// From the origin of joint j's parent body to the origin of its child body, world axes.
+  Vec3 jointOffset(const Workspace& ws, int j) const;
+
+  const Model& model_;
+  AssemblyTree tree_;
+  std::vector<Mat3> inverseCentralInertia_;  // per body, body axes
+  std::vector<SubspaceForce> S_;             // motion subspaces, world axes
+  std::vector<Vec6> c_;                      // joint bias terms, world axes
+  std::vector<NodeEquations> eq_;
+  std::vector<Vec6> jointForce_;
+  std::vector<char> singular_;  // per joint: its elimination failed in the last sweep
+};
+
+}  // namespace articula

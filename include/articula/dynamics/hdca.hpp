@@ -1,0 +1,86 @@
+// The Hamiltonian divide-and-conquer algorithm (HDCA) on open trees, spatial form (thesis
+// sections 3.3-3.4 and chapter 6; seed 000 for the planar version): Hamilton's equations in
+// joint coordinates q and joint canonical momenta p, evaluated on the binary assembly tree.
+//
+// Momenta. p is the generalised momentum conjugate to the joint velocities v: p = M(q) v, whose
+// entry for joint j is p_j = S_j^T P_j, with P_j the spatial momentum of the subtree below joint
+// j (the thesis's articulated momentum P = H p^ + D sigma of eq. (3.22) projected on the motion
+// subspace; the thesis's p^ is this p for an orthonormal H). For quaternion joints v is the
+// angular velocity in child axes, so p is a quasi-momentum and pdot its time derivative along
+// the motion (pdot = M vdot + Mdot v), not -dH/dq of the quaternion coordinates.
+//
+// Velocity level (thesis 3.4.1). The handle equations of dynamics/handle_assembly.hpp with m the
+// spatial velocities and f the momenta transmitted through the handles: a body's momentum about
+// its origin is I V = f_1 + f_2 (eq. (3.29)), so the leaf bias is zero; a joint gives
+// V_child = V_parent + S v and S^T P_j = p_j, so the joint bias is zero and the joint load is p;
+// the ground is at rest. The thesis puts H p into the leaf bias (eq. (4.49a)) and solves for the
+// constraint impulses D sigma alone; eliminating the whole P_j through S^T P_j = p_j is the same
+// solution. Assembly (3.42), base connection (3.44) and disassembly (3.39) give v (3.45), every
+// P_j, and each body's velocity from its leaf equation.
+//
+// Momentum derivatives (thesis eq. (3.58)-(3.59)). With world axes and each vector about the
+// joint's child origin,
+//   pdot_j = tau_j + S_j^T (F_j - V_j x* P_j) + (dS_j/dt|body)^T P_j,
+// where tau_j are the applied joint forces, F_j the sum of the applied forces (gravity included)
+// on the bodies below joint j (the thesis's descendant terms kappa), V_j x* P_j the transport of
+// the reference point moving with the body (the thesis's dS_C1/dt P_1), and the last term the
+// change of S in the child's axes (universal and planar joints only). F_j is accumulated on the
+// same assembly tree, leaves to roots, then distributed back down: the parallel reverse prefix
+// sum of the thesis's chapter 6 for trees.
+//
+// Workspaces are sized once per model; evaluations allocate nothing. With `threads` > 1 the nodes
+// of each tier are spread over OpenMP threads; results are identical bit for bit for every count.
+#pragma once
+
+#include <vector>
+
+#include "articula/dynamics/handle_assembly.hpp"
+
+namespace articula {
+
+struct HdcaOptions {
+  int threads = 1;  ///< OpenMP threads over the nodes of a tier (1 = serial; ignored without OpenMP)
+  PairingPolicy pairing = balancedPairing;
+};
+
+class Hdca {
+ public:
+  /// Throws articula::Error for a model with loop closures or prescribed motion, or threads < 1.
+  explicit Hdca(const Model& model, const HdcaOptions& options = {});
+
+  /// Hamilton's equations at (t, q, p): joint velocities v (so qdot = G(q) v) and momentum rates
+  /// pdot, force elements and gravity included. Throws articula::Error naming the joint whose
+  /// mobility is singular or not finite.
+  void derivatives(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v,
+                   Eigen::VectorXd& pdot);
+  /// The state map v = v(q, p) = M(q)^-1 p (velocity-level sweep only).
+  void velocities(const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v);
+  /// The state map p = p(q, v) = M(q) v, by one recursion over the bodies (O(n)).
+  void momenta(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& p);
+
+  const Model& model() const { return model_; }
+  const AssemblyTree& tree() const { return handles_.tree(); }
+  /// After derivatives() or velocities(): the spatial momentum P_j of the bodies below joint j
+  /// (world axes, about body j's origin; index 0 unused).
+  const std::vector<Vec6>& jointMomenta() const { return handles_.jointForces(); }
+
+ private:
+  void velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v);
+  void bodyVelocity(int body);
+  void forceSweep(const Eigen::VectorXd& v, Eigen::VectorXd& pdot);
+  void leafForce(int body);
+  void accumulateForces(int node);
+  void distributeForces(int node);
+  void momentumRate(int joint, const Eigen::VectorXd& v, Eigen::VectorXd& pdot) const;
+
+  const Model& model_;
+  Workspace ws_;
+  HandleAssembly handles_;
+  int threads_;
+  std::vector<Vec6> V_;             // body velocities, world axes, about the body's origin
+  std::vector<Vec6> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin
+  std::vector<Vec6> belowForce_;    // per node: applied forces on the bodies below its bottom body, about it
+  std::vector<Vec6> subtreeForce_;  // per joint: F_j, about its child's origin
+};
+
+}  // namespace articula

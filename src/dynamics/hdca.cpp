@@ -1,0 +1,168 @@
+#include "articula/dynamics/hdca.hpp"
+
+#include <string>
+
+#include "articula/core/error.hpp"
+#include "articula/dynamics/force_elements.hpp"
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula {
+
+Hdca::Hdca(const Model& model, const HdcaOptions& options)
+    : model_(model), ws_(model), handles_(model, options.pairing), threads_(options.threads) {
+  if (model.hasConstraints())
+    throw Error("formulation 'hdca' handles open trees only, but the model has " + std::to_string(model.loops.size()) +
+                " loop closure(s) and " + std::to_string(model.prescribed.size()) + " prescribed motion(s)");
+  if (threads_ < 1) throw Error("hdca: the thread count must be at least 1");
+  const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
+  V_.assign(bodies, Vec6::Zero());
+  subtreeForce_.assign(bodies, Vec6::Zero());
+  nodeForce_.assign(handles_.tree().nodes().size(), Vec6::Zero());
+  belowForce_.assign(handles_.tree().nodes().size(), Vec6::Zero());
+}
+
+// Velocity level (thesis 3.4.1): leaves with zero bias (eq. (4.49), the momenta entering as
+// joint loads), assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39)
+// giving the joint velocities (3.45), then each body's velocity from its leaf equation.
+void Hdca::velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
+  const AssemblyTree& tree = handles_.tree();
+  const std::vector<int>& roots = tree.roots();
+  const int tiers = tree.tierCount();
+  const int bodies = model_.bodyCount();
+  forEachInTier(1, bodies + 1, [&](int i) { handles_.leaf(ws_, i); });
+  for (int tier = 1; tier < tiers; ++tier)
+    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { handles_.assemble(ws_, node, p); });
+  forEachInTier(0, static_cast<int>(roots.size()),
+                [&](int k) { handles_.solveRoot(roots[static_cast<std::size_t>(k)], Vec6::Zero(), p, v); });
+  for (int tier = tiers - 1; tier >= 1; --tier)
+    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { handles_.disassemble(ws_, node, v); });
+  forEachInTier(1, bodies + 1, [&](int i) { bodyVelocity(i); });
+}
+
+// V = Phi (f_1 + f_2) (eq. (3.30)); the force elements read it in body axes.
+void Hdca::bodyVelocity(int i) {
+  const auto idx = static_cast<std::size_t>(i);
+  V_[idx] = handles_.leafMotion(i);
+  const Mat3& E = ws_.X0[idx].E;  // world axes to body axes
+  ws_.v[idx] = Motion(E * V_[idx].head<3>(), E * V_[idx].tail<3>());
+}
+
+// The applied force on one body, gravity included: world axes, about the body's origin.
+void Hdca::leafForce(int i) {
+  const auto idx = static_cast<std::size_t>(i);
+  const Body& body = model_.bodies[idx];
+  const Mat3 R = ws_.X0[idx].E.transpose();
+  const Vec3 weight = body.mass * model_.gravity;
+  Vec6& F = nodeForce_[idx - 1];
+  F.head<3>().noalias() = R * ws_.fext[idx].ang;
+  F.head<3>() += (R * body.com).cross(weight);
+  F.tail<3>().noalias() = R * ws_.fext[idx].lin;
+  F.tail<3>() += weight;
+}
+
+// The applied forces on C's bodies: A's plus B's shifted from B's top to C's top.
+void Hdca::accumulateForces(int node) {
+  const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
+  const Vec3 s = ws_.X0[static_cast<std::size_t>(n.joint)].r - ws_.X0[static_cast<std::size_t>(n.top)].r;
+  nodeForce_[static_cast<std::size_t>(node)] =
+      nodeForce_[static_cast<std::size_t>(n.first)] + forceAt(nodeForce_[static_cast<std::size_t>(n.second)], s);
+}
+
+// The descendant sums (thesis eq. (3.58)), from the root down: the bodies below joint j are B's
+// and, when C's lower handle is B's (compress), those below C's bottom; the bodies below A's
+// bottom are B's and those below C's bottom; below B's bottom lie those below C's bottom when
+// it is B's, and none when B is a complete subtree (rake).
+void Hdca::distributeForces(int node) {
+  const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
+  const AssemblyNode& A = handles_.tree().nodes()[static_cast<std::size_t>(n.first)];
+  const Vec3& rJoint = ws_.X0[static_cast<std::size_t>(n.joint)].r;
+  const Vec3& rBottom = ws_.X0[static_cast<std::size_t>(n.bottom)].r;
+  const Vec3& rBottomA = ws_.X0[static_cast<std::size_t>(A.bottom)].r;
+  const Vec6& FB = nodeForce_[static_cast<std::size_t>(n.second)];
+  const Vec6 below = n.hasDownHandle ? belowForce_[static_cast<std::size_t>(node)] : Vec6::Zero();
+  Vec6& Fj = subtreeForce_[static_cast<std::size_t>(n.joint)];
+  Fj = FB;
+  if (!n.rake) Fj += forceAt(below, rBottom - rJoint);
+  belowForce_[static_cast<std::size_t>(n.first)] = forceAt(FB, rJoint - rBottomA) + forceAt(below, rBottom - rBottomA);
+  belowForce_[static_cast<std::size_t>(n.second)] = n.rake ? Vec6::Zero() : below;
+}
+
+// Thesis eq. (3.59) with vectors about the child's origin (see hdca.hpp):
+// pdot_j = tau_j + S^T (F_j - V_j x* P_j) + (dS/dt|child)^T P_j.
+void Hdca::momentumRate(int j, const Eigen::VectorXd& v, Eigen::VectorXd& pdot) const {
+  const auto idx = static_cast<std::size_t>(j);
+  const Joint& joint = model_.joints[idx];
+  if (joint.nv == 0) return;
+  const Vec6& P = handles_.jointForces()[idx];
+  const Vec3 w = V_[idx].head<3>(), u = V_[idx].tail<3>();
+  const Vec3 n = P.head<3>(), f = P.tail<3>();
+  Vec6 load = subtreeForce_[idx];
+  load.head<3>() -= w.cross(n) + u.cross(f);  // V x* P
+  load.tail<3>() -= w.cross(f);
+  auto rate = pdot.segment(joint.iv, joint.nv);
+  rate = ws_.tau.segment(joint.iv, joint.nv);
+  rate.noalias() += handles_.motionSubspace(j).transpose() * load;
+  const MotionSubspace& S = ws_.joint[idx].S;  // child axes
+  const Mat3& E = ws_.X0[idx].E;
+  if (joint.type == JointType::Universal) {
+    // The first axis in child axes turns with the second angle: d/dt S_0 = v_1 (S_0 x S_1).
+    const Vec3 a1 = S.col(0).head<3>(), a2 = S.col(1).head<3>();
+    rate[0] += v[joint.iv + 1] * a1.cross(a2).dot(E * n);
+  } else if (joint.type == JointType::Planar) {
+    // The in-plane translation columns turn with the angle: d/dt (x, y) = v_2 (y, -x).
+    const Vec3 fc = E * f;
+    for (int k = 0; k < 2; ++k) rate[k] += v[joint.iv + 2] * (S(4, k) * fc.x() - S(3, k) * fc.y());
+  }
+}
+
+// Forces: leaves, accumulation to the roots, distribution back to the leaves, then every joint's
+// momentum rate.
+void Hdca::forceSweep(const Eigen::VectorXd& v, Eigen::VectorXd& pdot) {
+  const AssemblyTree& tree = handles_.tree();
+  const std::vector<int>& roots = tree.roots();
+  const int tiers = tree.tierCount();
+  const int bodies = model_.bodyCount();
+  forEachInTier(1, bodies + 1, [&](int i) { leafForce(i); });
+  for (int tier = 1; tier < tiers; ++tier)
+    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { accumulateForces(node); });
+  forEachInTier(0, static_cast<int>(roots.size()), [&](int k) {
+    const auto root = static_cast<std::size_t>(roots[static_cast<std::size_t>(k)]);
+    subtreeForce_[static_cast<std::size_t>(tree.nodes()[root].top)] = nodeForce_[root];
+  });
+  for (int tier = tiers - 1; tier >= 1; --tier)
+    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { distributeForces(node); });
+  forEachInTier(1, bodies + 1, [&](int j) { momentumRate(j, v, pdot); });
+}
+
+void Hdca::derivatives(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v,
+                       Eigen::VectorXd& pdot) {
+  updatePositions(model_, ws_, q);
+  runTiers(threads_, [&] { velocitySweep(p, v); });
+  handles_.throwIfSingular("hdca");
+  evaluateForceElements(model_, ws_, t, q, v);
+  runTiers(threads_, [&] { forceSweep(v, pdot); });
+}
+
+void Hdca::velocities(const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v) {
+  updatePositions(model_, ws_, q);
+  runTiers(threads_, [&] { velocitySweep(p, v); });
+  handles_.throwIfSingular("hdca");
+}
+
+// p_j = S_j^T P_j with P_j summed from the leaves to the root in body axes (the momentum form of
+// the thesis's initial projection of eq. (3.29), text after eq. (3.59)).
+void Hdca::momenta(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& p) {
+  updateVelocities(model_, ws_, q, v);
+  const int bodies = model_.bodyCount();
+  for (int i = 1; i <= bodies; ++i)
+    ws_.f[static_cast<std::size_t>(i)] =
+        model_.bodies[static_cast<std::size_t>(i)].inertia * ws_.v[static_cast<std::size_t>(i)];
+  for (int i = bodies; i >= 1; --i) {
+    const auto idx = static_cast<std::size_t>(i);
+    const Joint& joint = model_.joints[idx];
+    p.segment(joint.iv, joint.nv).noalias() = ws_.joint[idx].S.transpose() * ws_.f[idx].vector();
+    if (joint.parent > 0) ws_.f[static_cast<std::size_t>(joint.parent)] += ws_.Xup[idx].applyInverse(ws_.f[idx]);
+  }
+}
+
+}  // namespace articula

@@ -1,0 +1,49 @@
+#include "articula/simulate/hamiltonian_system.hpp"
+
+#include "articula/dynamics/force_elements.hpp"
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula {
+
+HamiltonianSystem::HamiltonianSystem(const Model& model, const HdcaOptions& options)
+    : model_(model), hdca_(model, options), ws_(model), q_(model.nq), p_(model.nv), v_(model.nv), pdot_(model.nv) {}
+
+void HamiltonianSystem::derivative(double t, const Eigen::VectorXd& x, Eigen::VectorXd& xdot) {
+  q_ = x.head(model_.nq);
+  p_ = x.tail(model_.nv);
+  hdca_.derivatives(t, q_, p_, v_, pdot_);
+  configurationRate(model_, q_, v_, xdot.head(model_.nq));
+  xdot.tail(model_.nv) = pdot_;
+}
+
+bool HamiltonianSystem::afterStep(double /*t*/, Eigen::VectorXd& x) {
+  q_ = x.head(model_.nq);
+  normalizeConfiguration(model_, q_);
+  const bool changed = q_ != x.head(model_.nq);
+  x.head(model_.nq) = q_;
+  return changed;
+}
+
+void HamiltonianSystem::canonicalState(const Eigen::VectorXd& qv, Eigen::VectorXd& qp) {
+  q_ = qv.head(model_.nq);
+  v_ = qv.tail(model_.nv);
+  hdca_.momenta(q_, v_, p_);
+  qp << q_, p_;
+}
+
+void HamiltonianSystem::velocityState(const Eigen::VectorXd& qp, Eigen::VectorXd& qv) {
+  q_ = qp.head(model_.nq);
+  p_ = qp.tail(model_.nv);
+  hdca_.velocities(q_, p_, v_);
+  qv << q_, v_;
+}
+
+double HamiltonianSystem::energy(const Eigen::VectorXd& qp) {
+  q_ = qp.head(model_.nq);
+  p_ = qp.tail(model_.nv);
+  hdca_.velocities(q_, p_, v_);
+  updatePositions(model_, ws_, q_);
+  return 0.5 * p_.dot(v_) + potentialEnergy(model_, ws_, q_);
+}
+
+}  // namespace articula
