@@ -68,6 +68,7 @@ void writeSummaryJson(const std::string& path, const Model& model, const std::st
     << "  \"t_end\": " << jsonNumber(o.tEnd) << ",\n"
     << "  \"t_reached\": " << jsonNumber(r.tReached) << ",\n"
     << "  \"wall_time_s\": " << jsonNumber(r.wallSeconds) << ",\n"
+    << "  \"output_time_s\": " << jsonNumber(r.outputSeconds) << ",\n"
     << "  \"steps\": " << r.steps << ",\n"
     << "  \"rejected_steps\": " << r.rejectedSteps << ",\n"
     << "  \"function_evaluations\": " << r.evaluations << ",\n"

@@ -95,6 +95,13 @@ void integrateConfiguration(const Model& model, Eigen::VectorXd& q, const Eigen:
   }
 }
 
+void incrementFromTangent(const Model& model, const Eigen::VectorXd& dv, Eigen::VectorXd& d) {
+  for (int i = 1; i <= model.bodyCount(); ++i) {
+    const Joint& j = model.joints[i];
+    jointIncrementFromTangent(j, dv.data() + j.iv, d.data() + j.iv);
+  }
+}
+
 void normalizeConfiguration(const Model& model, Eigen::VectorXd& q) {
   for (int i = 1; i <= model.bodyCount(); ++i) jointNormalize(model.joints[i], q.data() + model.joints[i].iq);
 }

@@ -182,6 +182,49 @@ void jointIntegrate(const Joint& joint, double* q, const double* dv) {
   }
 }
 
+namespace {
+
+// Jr(phi)^-1 x, Jr the right Jacobian of SO(3)'s exponential:
+// Jr^-1 = I + [phi]x / 2 + (1 / t^2 - (1 + cos t) / (2 t sin t)) [phi]x^2, t = |phi|; the last
+// coefficient by its series below 1e-4 rad, where the closed form cancels: 1/12 + t^2/720.
+Vec3 inverseRightJacobian(const Vec3& phi, const Vec3& x) {
+  const double t2 = phi.squaredNorm(), t = std::sqrt(t2);
+  const double c = t < 1e-4 ? 1.0 / 12.0 + t2 / 720.0 : 1.0 / t2 - (1.0 + std::cos(t)) / (2.0 * t * std::sin(t));
+  const Vec3 px = phi.cross(x);
+  return x + 0.5 * px + c * phi.cross(px);
+}
+
+// Q_l(rho, phi) x, the coupling block of SE(3)'s left Jacobian [[J_l, Q_l], [0, J_l]] for the twist
+// (rho, phi) (Barfoot, State Estimation for Robotics, eq. (7.86)); series below 1e-4 rad.
+Vec3 leftJacobianCoupling(const Vec3& rho, const Vec3& phi, const Vec3& x) {
+  const double t2 = phi.squaredNorm(), t = std::sqrt(t2);
+  const bool small = t < 1e-4;
+  const double c1 = small ? 1.0 / 6.0 - t2 / 120.0 : (t - std::sin(t)) / (t2 * t);
+  const double c2 = small ? 1.0 / 24.0 - t2 / 720.0 : (t2 + 2.0 * std::cos(t) - 2.0) / (2.0 * t2 * t2);
+  const double c3 =
+      small ? 1.0 / 120.0 - t2 / 2520.0 : (2.0 * t - 3.0 * std::sin(t) + t * std::cos(t)) / (2.0 * t2 * t2 * t);
+  const Mat3 P = skew(phi), R = skew(rho);
+  const Mat3 PR = P * R, RP = R * P, PRP = PR * P;
+  const Mat3 Q = 0.5 * R + c1 * (PR + RP + PRP) + c2 * (P * PR + RP * P - 3.0 * PRP) + c3 * (PRP * P + P * PRP);
+  return Q * x;
+}
+
+}  // namespace
+
+void jointIncrementFromTangent(const Joint& joint, const double* dv, double* d) {
+  if (joint.type != JointType::Spherical && joint.type != JointType::Free) return;
+  const Vec3 phi(dv[0], dv[1], dv[2]);
+  const Vec3 angular = inverseRightJacobian(phi, Vec3(d[0], d[1], d[2]));
+  for (int k = 0; k < 3; ++k) d[k] = angular[k];
+  if (joint.type == JointType::Spherical) return;
+  // The body twist (phi, rho) of a free joint moves on SE(3): with J_r(xi) = J_l(-xi) =
+  // [[J_r(phi), Q_r], [0, J_r(phi)]] in (translation, rotation) order and Q_r = Q_l(-rho, -phi),
+  // the translation part of J_r^-1 d is J_r(phi)^-1 (d_rho - Q_r e_phi).
+  const Vec3 rho(dv[3], dv[4], dv[5]);
+  const Vec3 linear = inverseRightJacobian(phi, Vec3(d[3], d[4], d[5]) - leftJacobianCoupling(-rho, -phi, angular));
+  for (int k = 0; k < 3; ++k) d[3 + k] = linear[k];
+}
+
 void jointNormalize(const Joint& joint, double* q) {
   double* quat = joint.type == JointType::Spherical ? q : joint.type == JointType::Free ? q + 3 : nullptr;
   if (!quat) return;

@@ -221,7 +221,9 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     const bool projectSamples =
         (structural || options.stabilization == Stabilization::Projection) && model.hasConstraints();
     auto record = [&](double ts, const Eigen::VectorXd& state, bool interpolated) {
+      const auto before = Clock::now();
       result.finalEnergy = sampler.emit(ts, state, result, projectSamples && interpolated);
+      result.outputSeconds += std::chrono::duration<double>(Clock::now() - before).count();
       const double drift = std::abs(result.finalEnergy - result.initialEnergy);
       result.maxEnergyDrift = std::max(result.maxEnergyDrift, drift);
     };

@@ -42,6 +42,10 @@ void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen
                        Eigen::Ref<Eigen::VectorXd> qdot);
 /// q <- q (+) dv, joint by joint (quaternions stay unit).
 void integrateConfiguration(const Model& model, Eigen::VectorXd& q, const Eigen::VectorXd& dv);
+/// d <- the change of the increment dv that moves q (+) dv by d to first order, joint by joint
+/// (jointIncrementFromTangent): Newton corrections of an increment stay quadratically convergent
+/// for large rotations.
+void incrementFromTangent(const Model& model, const Eigen::VectorXd& dv, Eigen::VectorXd& d);
 /// Renormalises every quaternion in q.
 void normalizeConfiguration(const Model& model, Eigen::VectorXd& q);
 

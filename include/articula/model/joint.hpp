@@ -37,8 +37,8 @@ int jointNv(JointType type);
 struct Joint {
   std::string name;
   JointType type = JointType::Fixed;
-  int parent = -1;  ///< parent body index (0 = ground)
-  int child = 0;    ///< child body index
+  int parent = -1;      ///< parent body index (0 = ground)
+  int child = 0;        ///< child body index
   Transform placement;  ///< ^J X_parent: from the parent body frame to the joint frame
   Vec3 axis = Vec3::UnitZ();
   Vec3 axis2 = Vec3::UnitY();
@@ -50,9 +50,9 @@ struct Joint {
 using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
 
 struct JointKinematics {
-  Transform XJ;       ///< ^child X_jointframe
-  MotionSubspace S;   ///< 6 x nv, child coordinates, rows [angular; linear]
-  Motion cJ;          ///< (dS/dt) v in child coordinates
+  Transform XJ;      ///< ^child X_jointframe
+  MotionSubspace S;  ///< 6 x nv, child coordinates, rows [angular; linear]
+  Motion cJ;         ///< (dS/dt) v in child coordinates
 };
 
 /// Evaluates X_J, S and c_J at the joint's coordinates q (nq) and velocities v (nv).
@@ -67,6 +67,13 @@ void jointConfigurationRate(const Joint& joint, const double* q, const double* v
 /// q <- q (+) dv: moves the configuration along the velocity-space increment dv
 /// (exact exponential map for the rotational parts), keeping quaternions unit.
 void jointIntegrate(const Joint& joint, double* q, const double* dv);
+
+/// Turns a change d of the velocity-space coordinates at q (+) dv (a Newton correction computed with
+/// Jacobians at that configuration) into the change of the increment dv that produces it to first
+/// order: q (+) (dv + e) = (q (+) dv) (+) (Jr(dv) e), so d <- Jr(dv)^-1 d, Jr the right Jacobian of
+/// the exponential map (SO(3) for a spherical joint, SE(3) for a free joint's body twist); other
+/// coordinates add up and stay as they are.
+void jointIncrementFromTangent(const Joint& joint, const double* dv, double* d);
 
 /// Renormalises quaternions; no-op for other joints.
 void jointNormalize(const Joint& joint, double* q);

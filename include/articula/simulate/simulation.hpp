@@ -65,10 +65,13 @@ class SampleSink {
 
 struct SimulationResult {
   bool ok = true;
-  std::string error;           ///< empty when ok
+  std::string error;  ///< empty when ok
   std::string formulation, integrator;
   double tReached = 0.0;
   double wallSeconds = 0.0;
+  /// Of wallSeconds, the part spent writing samples (projection of the interpolated
+  /// samples, energies, the sinks), in this process (a resumed run counts from the resume).
+  double outputSeconds = 0.0;
   long steps = 0, rejectedSteps = 0, evaluations = 0;
   long samples = 0;
   double initialEnergy = 0.0, finalEnergy = 0.0;
@@ -78,10 +81,10 @@ struct SimulationResult {
   double maxPositionError = 0.0;        ///< over all accepted steps
   double maxVelocityError = 0.0;
   AssemblyResult assembly;
-  double resumedAt = -1.0;  ///< time the run was resumed from (-1: not resumed)
+  double resumedAt = -1.0;          ///< time the run was resumed from (-1: not resumed)
   long singularConfigurations = 0;  ///< passed with stopAtSingularities off
   std::string firstSingularity;     ///< description of the first one
-  long checkpoints = 0;     ///< restart files written
+  long checkpoints = 0;             ///< restart files written
 };
 
 /// Runs the simulation; failures during the run are caught and reported in the
