@@ -58,7 +58,7 @@ test-browser: demo
 	node tests/browser/check_animation.mjs out/animation.html out/animation.png
 
 # Benchmarks are built without assertions (like the peers' Debian release builds).
-BENCH_KERNELS = bench_dynamics bench_semi_recursive bench_force_derivatives bench_coordinate_partitioning bench_dca bench_hdca
+BENCH_KERNELS = bench_dynamics bench_semi_recursive bench_force_derivatives bench_coordinate_partitioning bench_divide_and_conquer
 bench: deps
 	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS) --target $(BENCH_KERNELS)

@@ -1,0 +1,66 @@
+// The divide-and-conquer family on the planar and spatial chains, 1 and 2 threads: one evaluation
+// of Hamilton's equations by the Hamiltonian algorithm (hdca: v and pdot from (t, q, p)) and one
+// accelerations() evaluation of the acceleration-level DCA (dca), next to the articulated-body
+// algorithm (aba); the assembly tree's depth is reported as a counter. All include evaluating the
+// (empty) force elements; aba takes its planar kernel on the planar chain, hdca and dca stay 6D.
+// Run: build-bench/bin/bench_divide_and_conquer --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include "articula/dynamics/dca.hpp"
+#include "articula/dynamics/hdca.hpp"
+#include "articula/model/generators.hpp"
+
+using namespace articula;
+
+namespace {
+
+void accelerations(benchmark::State& state, const Model& model, Formulation& formulation) {
+  const Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1);
+  Eigen::VectorXd vdot(model.nv);
+  for (auto _ : state) {
+    formulation.accelerations(0.0, model.q0, v, vdot);
+    benchmark::DoNotOptimize(vdot.data());
+  }
+}
+
+void Aba(benchmark::State& state, bool spatial) {
+  const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
+  auto aba = makeFormulation("aba", model);
+  accelerations(state, model, *aba);
+}
+
+void Dca(benchmark::State& state, bool spatial, int threads) {
+  const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
+  DcaFormulation dca(model, DcaOptions{threads});
+  accelerations(state, model, dca);
+  state.counters["depth"] = dca.tree().depth();
+}
+
+void HdcaHamilton(benchmark::State& state, bool spatial, int threads) {
+  const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
+  Hdca hdca(model, HdcaOptions{threads});
+  Eigen::VectorXd p(model.nv), v(model.nv), pdot(model.nv);
+  hdca.momenta(model.q0, Eigen::VectorXd::Constant(model.nv, 0.1), p);
+  for (auto _ : state) {
+    hdca.derivatives(0.0, model.q0, p, v, pdot);
+    benchmark::DoNotOptimize(pdot.data());
+  }
+  state.counters["depth"] = hdca.tree().depth();
+}
+
+#define ARTICULA_DC_SIZES ->Arg(4)->Arg(16)->Arg(64)->Arg(256)->Arg(1024)
+
+BENCHMARK_CAPTURE(Aba, chain, false) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(Dca, chain_1thread, false, 1) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(Dca, chain_2threads, false, 2) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(HdcaHamilton, chain_1thread, false, 1) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(HdcaHamilton, chain_2threads, false, 2) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(Aba, spatial, true) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(Dca, spatial_1thread, true, 1) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(Dca, spatial_2threads, true, 2) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(HdcaHamilton, spatial_1thread, true, 1) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(HdcaHamilton, spatial_2threads, true, 2) ARTICULA_DC_SIZES;
+
+}  // namespace
+
+BENCHMARK_MAIN();
