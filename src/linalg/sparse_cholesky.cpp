@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "articula/core/error.hpp"
+#include "compressed_columns.hpp"
 
 namespace articula {
 
@@ -19,15 +20,15 @@ struct SparseCholesky::Impl {
   cholmod_sparse* A = nullptr;  // P A P^T, upper triangle
   cholmod_factor* L = nullptr;
   cholmod_dense *B = nullptr, *X = nullptr, *Y = nullptr, *E = nullptr;  // solve2 right side, solution, workspaces
-  std::vector<int> perm;      // pivot k is the caller's row/column perm[k]
+  std::vector<int> perm;                                                 // pivot k is the caller's row/column perm[k]
   std::vector<int> position;  // the caller's entry k is A's entry position[k]
   Eigen::VectorXd values;     // in the caller's pattern order
 
   Impl() {
     cholmod_start(&common);
-    common.print = 0;              // failures are reported through return values, not printed
+    common.print = 0;  // failures are reported through return values, not printed
     common.error_handler = nullptr;
-    common.final_ll = 1;           // LL': a non-positive pivot is a failure (LDL' would accept negative ones)
+    common.final_ll = 1;  // LL': a non-positive pivot is a failure (LDL' would accept negative ones)
   }
   ~Impl() {
     release();
@@ -58,13 +59,7 @@ SparseCholesky::SparseCholesky() : impl_(std::make_unique<Impl>()) {}
 SparseCholesky::~SparseCholesky() = default;
 
 void SparseCholesky::analyze(int n, const std::vector<int>& columnStart, const std::vector<int>& rowIndex) {
-  if (n < 0 || static_cast<int>(columnStart.size()) != n + 1 || columnStart[0] != 0 ||
-      columnStart[static_cast<std::size_t>(n)] != static_cast<int>(rowIndex.size()))
-    throw Error("sparse Cholesky: malformed compressed-column pattern");
-  for (int j = 0; j < n; ++j)
-    for (int k = columnStart[j]; k < columnStart[j + 1]; ++k)
-      if (rowIndex[k] < 0 || rowIndex[k] > j || (k > columnStart[j] && rowIndex[k] <= rowIndex[k - 1]))
-        throw Error("sparse Cholesky: the pattern must hold the upper triangle with ascending rows in each column");
+  checkCompressedColumns("sparse Cholesky", n, n, columnStart, rowIndex, /*upperTriangle=*/true);
   Impl& m = *impl_;
   m.release();
   n_ = n;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "articula/core/error.hpp"
+#include "compressed_columns.hpp"
 
 namespace articula {
 
@@ -75,15 +76,7 @@ SparseLu::SparseLu() : impl_(std::make_unique<Impl>()) {}
 SparseLu::~SparseLu() = default;
 
 void SparseLu::analyze(int n, const std::vector<int>& columnStart, const std::vector<int>& rowIndex) {
-  if (n < 0 || columnStart.size() != static_cast<std::size_t>(n) + 1 || columnStart[0] != 0 ||
-      columnStart[static_cast<std::size_t>(n)] != static_cast<int>(rowIndex.size()))
-    throw Error("sparse LU: malformed compressed-column pattern (n + 1 column starts from 0 to the entry count)");
-  for (int j = 0; j < n; ++j) {
-    if (columnStart[j + 1] < columnStart[j]) throw Error("sparse LU: malformed pattern (column starts decrease)");
-    for (int k = columnStart[j]; k < columnStart[j + 1]; ++k)
-      if (rowIndex[k] < 0 || rowIndex[k] >= n || (k > columnStart[j] && rowIndex[k] <= rowIndex[k - 1]))
-        throw Error("sparse LU: malformed pattern (the rows of each column must be ascending, in [0, n))");
-  }
+  checkCompressedColumns("sparse LU", n, n, columnStart, rowIndex);
   Impl& m = *impl_;
   m.release();
   n_ = 0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "articula/core/error.hpp"
+#include "compressed_columns.hpp"
 
 namespace articula {
 
@@ -88,15 +89,7 @@ SparseQr::SparseQr() : impl_(std::make_unique<Impl>()) {}
 SparseQr::~SparseQr() = default;
 
 void SparseQr::analyze(int rows, int cols, const std::vector<int>& columnStart, const std::vector<int>& rowIndex) {
-  if (rows < 0 || cols < 0 || static_cast<int>(columnStart.size()) != cols + 1 || columnStart[0] != 0 ||
-      columnStart[static_cast<std::size_t>(cols)] != static_cast<int>(rowIndex.size()))
-    throw Error("sparse QR: malformed compressed-column pattern");
-  for (int j = 0; j < cols; ++j) {
-    if (columnStart[j + 1] < columnStart[j]) throw Error("sparse QR: malformed compressed-column pattern");
-    for (int k = columnStart[j]; k < columnStart[j + 1]; ++k)
-      if (rowIndex[k] < 0 || rowIndex[k] >= rows || (k > columnStart[j] && rowIndex[k] <= rowIndex[k - 1]))
-        throw Error("sparse QR: the rows of each column must be ascending, distinct and within the matrix");
-  }
+  checkCompressedColumns("sparse QR", rows, cols, columnStart, rowIndex);
   Impl& m = *impl_;
   m.release();
   m_ = rows;

@@ -26,7 +26,7 @@
 // all over 990 steps); KLU only when it chooses pivots (the first factorisation of a run, after a
 // failure, or when kept pivots have become poor: SparseLu::kRepivotRatio), and the finite
 // differences never (the four-bar with a spring-damper: no malloc at all over 950 steps, with 1 or 2
-// threads). The allocation tests do not cover this formulation.
+// threads); the allocation tests cover both tangents (they count operator new, not malloc).
 //
 // The integrator speaks joint coordinates x = [q; v]: the formulation keeps its natural state
 // (positions, velocities, accelerations, the acceleration-like variable, the multipliers) between
