@@ -1,7 +1,5 @@
 #include "articula/dynamics/dca.hpp"
 
-#include <string>
-
 #include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
@@ -9,10 +7,7 @@
 namespace articula {
 
 DcaFormulation::DcaFormulation(const Model& model, const DcaOptions& options)
-    : model_(model), ws_(model), handles_(model, options.pairing), threads_(options.threads) {
-  if (model.hasConstraints())
-    throw Error("formulation 'dca' handles open trees only, but the model has " + std::to_string(model.loops.size()) +
-                " loop closure(s) and " + std::to_string(model.prescribed.size()) + " prescribed motion(s)");
+    : model_(model), ws_(model), handles_(model, options.pairing, "dca"), threads_(options.threads) {
   if (threads_ < 1) throw Error("dca: the thread count must be at least 1");
 }
 
@@ -35,19 +30,10 @@ void DcaFormulation::leafEquations(int i) {
 // Leaves, assembly tier by tier, base connection (the ground accelerates at -g so that gravity
 // acts on every body), disassembly tier by tier.
 void DcaFormulation::sweep(Eigen::VectorXd& vdot) {
-  const AssemblyTree& tree = handles_.tree();
-  const std::vector<int>& roots = tree.roots();
-  const int tiers = tree.tierCount();
   Vec6 groundAcceleration;
   groundAcceleration << Vec3::Zero(), -model_.gravity;
   forEachInTier(1, model_.bodyCount() + 1, [&](int i) { leafEquations(i); });
-  for (int tier = 1; tier < tiers; ++tier)
-    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { handles_.assemble(ws_, node, ws_.tau); });
-  forEachInTier(0, static_cast<int>(roots.size()), [&](int k) {
-    handles_.solveRoot(roots[static_cast<std::size_t>(k)], groundAcceleration, ws_.tau, vdot);
-  });
-  for (int tier = tiers - 1; tier >= 1; --tier)
-    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { handles_.disassemble(ws_, node, vdot); });
+  handles_.solve(ws_, groundAcceleration, ws_.tau, vdot);
 }
 
 void DcaFormulation::accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,

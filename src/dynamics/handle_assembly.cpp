@@ -24,8 +24,12 @@ Mat6 shiftColumns(const Mat6& M, const Vec3& s) {
 
 }  // namespace
 
-HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing)
+HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing, std::string_view formulation)
     : model_(model), tree_(model, pairing) {
+  if (model.hasConstraints())
+    throw Error("formulation '" + std::string(formulation) + "' handles open trees only, but the model has " +
+                std::to_string(model.loops.size()) + " loop closure(s) and " + std::to_string(model.prescribed.size()) +
+                " prescribed motion(s)");
   const int n = model.bodyCount();
   inverseCentralInertia_.resize(static_cast<std::size_t>(n) + 1, Mat3::Zero());
   S_.resize(static_cast<std::size_t>(n) + 1);
@@ -211,6 +215,18 @@ void HandleAssembly::disassemble(const Workspace& ws, int node, Eigen::VectorXd&
   auto qdot = rates.segment(joint.iv, joint.nv);
   qdot = C.joint.mu;
   qdot.noalias() += C.joint.Y.transpose() * r;
+}
+
+void HandleAssembly::solve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load,
+                           Eigen::VectorXd& rates) {
+  const std::vector<int>& roots = tree_.roots();
+  const int tiers = tree_.tierCount();
+  for (int tier = 1; tier < tiers; ++tier)
+    forEachInTier(tree_.tierBegin(tier), tree_.tierEnd(tier), [&](int node) { assemble(ws, node, load); });
+  forEachInTier(0, static_cast<int>(roots.size()),
+                [&](int k) { solveRoot(roots[static_cast<std::size_t>(k)], groundMotion, load, rates); });
+  for (int tier = tiers - 1; tier >= 1; --tier)
+    forEachInTier(tree_.tierBegin(tier), tree_.tierEnd(tier), [&](int node) { disassemble(ws, node, rates); });
 }
 
 Vec3 HandleAssembly::jointOffset(const Workspace& ws, int j) const {

@@ -1,7 +1,5 @@
 #include "articula/dynamics/hdca.hpp"
 
-#include <string>
-
 #include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
@@ -9,10 +7,7 @@
 namespace articula {
 
 Hdca::Hdca(const Model& model, const HdcaOptions& options)
-    : model_(model), ws_(model), handles_(model, options.pairing), threads_(options.threads) {
-  if (model.hasConstraints())
-    throw Error("formulation 'hdca' handles open trees only, but the model has " + std::to_string(model.loops.size()) +
-                " loop closure(s) and " + std::to_string(model.prescribed.size()) + " prescribed motion(s)");
+    : model_(model), ws_(model), handles_(model, options.pairing, "hdca"), threads_(options.threads) {
   if (threads_ < 1) throw Error("hdca: the thread count must be at least 1");
   const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
   V_.assign(bodies, Vec6::Zero());
@@ -25,17 +20,9 @@ Hdca::Hdca(const Model& model, const HdcaOptions& options)
 // joint loads), assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39)
 // giving the joint velocities (3.45), then each body's velocity from its leaf equation.
 void Hdca::velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
-  const AssemblyTree& tree = handles_.tree();
-  const std::vector<int>& roots = tree.roots();
-  const int tiers = tree.tierCount();
   const int bodies = model_.bodyCount();
   forEachInTier(1, bodies + 1, [&](int i) { handles_.leaf(ws_, i); });
-  for (int tier = 1; tier < tiers; ++tier)
-    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { handles_.assemble(ws_, node, p); });
-  forEachInTier(0, static_cast<int>(roots.size()),
-                [&](int k) { handles_.solveRoot(roots[static_cast<std::size_t>(k)], Vec6::Zero(), p, v); });
-  for (int tier = tiers - 1; tier >= 1; --tier)
-    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { handles_.disassemble(ws_, node, v); });
+  handles_.solve(ws_, Vec6::Zero(), p, v);
   forEachInTier(1, bodies + 1, [&](int i) { bodyVelocity(i); });
 }
 

@@ -63,7 +63,9 @@ inline Vec6 forceAt(const Vec6& f, const Vec3& s) {
 
 class HandleAssembly {
  public:
-  HandleAssembly(const Model& model, const PairingPolicy& pairing);
+  /// Throws articula::Error, naming `formulation`, for a model with loop closures or prescribed
+  /// motion: the handle equations are those of an open tree.
+  HandleAssembly(const Model& model, const PairingPolicy& pairing, std::string_view formulation);
 
   const AssemblyTree& tree() const { return tree_; }
 
@@ -86,6 +88,9 @@ class HandleAssembly {
   void solveRoot(int node, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates);
   /// Disassembly of a node of tier >= 1 (eq. (3.39)); writes its joint's rates.
   void disassemble(const Workspace& ws, int node, Eigen::VectorXd& rates);
+  /// Once every leaf is set: assembly tier by tier, every root against the ground, disassembly
+  /// tier by tier; writes every joint's rates. Its loops are forEachInTier (call it in runTiers).
+  void solve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates);
 
   /// After disassembly: the force (momentum) body i receives from its parent across joint i
   /// (world axes, about body i's origin; index 0 unused).
