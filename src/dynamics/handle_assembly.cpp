@@ -1,6 +1,5 @@
 #include "articula/dynamics/handle_assembly.hpp"
 
-#include <Eigen/Cholesky>
 #include <cmath>
 #include <string>
 
@@ -45,7 +44,8 @@ HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing,
   for (std::size_t k = 0; k < eq_.size(); ++k) {
     const int j = tree_.nodes()[k].joint;
     const int nv = j > 0 ? model.joints[static_cast<std::size_t>(j)].nv : 0;
-    eq_[k].joint.Y.setZero(6, nv);
+    eq_[k].joint.Q.setZero(6, nv);
+    eq_[k].joint.R.setZero(nv, nv);
     eq_[k].joint.mu.setZero(nv);
     eq_[k].f2.setZero();
   }
@@ -91,45 +91,128 @@ Vec6 HandleAssembly::leafMotion(int i) const {
   return m;
 }
 
+namespace {
+
+// Thin QR of U (6 x nv, full column rank) by Gram-Schmidt applied twice to each column, which
+// keeps Q orthonormal to round-off for any conditioning short of rank deficiency. Returns false
+// when a column is (numerically) dependent on the previous ones.
+bool thinQR(const SubspaceForce& U, SubspaceForce& Q, SmallMatrix& R) {
+  const Eigen::Index nv = U.cols();
+  R.setZero(nv, nv);
+  Q = U;
+  for (Eigen::Index k = 0; k < nv; ++k) {
+    for (int pass = 0; pass < 2; ++pass)
+      for (Eigen::Index i = 0; i < k; ++i) {
+        const double r = Q.col(i).dot(Q.col(k));
+        R(i, k) += r;
+        Q.col(k) -= r * Q.col(i);
+      }
+    const double norm = Q.col(k).norm();
+    if (!(norm > 1e-12 * U.col(k).norm())) return false;
+    R(k, k) = norm;
+    Q.col(k) *= 1.0 / norm;
+  }
+  return true;
+}
+
+// The inverse L^-1 of the Cholesky factor of a symmetric 6x6 matrix K = L L^T, written out with
+// one square root and one division per column (Eigen's LLT divides every entry, and its
+// triangular solves with a matrix right-hand side take the blocked general-size path, both
+// several times slower at 6x6). Returns false unless K is numerically positive definite.
+bool inverseCholeskyFactor(const Mat6& K, Mat6& Linv) {
+  Mat6 L;
+  Vec6 reciprocal;
+  for (int j = 0; j < 6; ++j) {
+    double d = K(j, j);
+    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    if (!(d > 0.0) || !std::isfinite(d)) return false;
+    L(j, j) = std::sqrt(d);
+    reciprocal[j] = 1.0 / L(j, j);
+    for (int i = j + 1; i < 6; ++i) {
+      double x = K(i, j);
+      for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
+      L(i, j) = x * reciprocal[j];
+    }
+  }
+  Linv.setZero();
+  for (int j = 0; j < 6; ++j) {
+    Linv(j, j) = reciprocal[j];
+    for (int i = j + 1; i < 6; ++i) {
+      double sum = 0.0;
+      for (int k = j; k < i; ++k) sum += L(i, k) * Linv(k, j);
+      Linv(i, j) = -sum * reciprocal[i];
+    }
+  }
+  return true;
+}
+
+// M -= A^T A for symmetric M: the lower triangle by column dot products, mirrored (half the
+// work of the full product).
+void subtractGram(Mat6& M, const Mat6& A) {
+  for (int j = 0; j < 6; ++j)
+    for (int i = j; i < 6; ++i) M(i, j) -= A.col(i).dot(A.col(j));
+  M.triangularView<Eigen::StrictlyUpper>() = M.transpose();
+}
+
+using ProjectedRows = Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 6, 6>;
+
+// M += B^T C for the few rows of B and C (one per joint coordinate): a sum of fixed-size outer
+// products.
+void addRowProducts(Mat6& M, const ProjectedRows& B, const ProjectedRows& C) {
+  for (Eigen::Index k = 0; k < B.rows(); ++k) {
+    const Vec6 b = B.row(k).transpose(), c = C.row(k).transpose();
+    M.noalias() += b * c.transpose();
+  }
+}
+
+}  // namespace
+
 // One joint's force from its relative motion. With both sides' handle equations, the joint
 // gives K f + r = S qdot (K the sum of the mobilities at the joint) and S^T f = tau (the joint
-// load; constraint forces do no work along S), so
-//   qdot = M^-1 (tau + S^T K^-1 r),  f = Y tau - W r,   M = S^T K^-1 S,  Y = K^-1 S M^-1,
-//   W = K^-1 - Y S^T K^-1,
-// which is thesis eq. (3.38)-(3.39) with the constraint subspace D eliminated through S.
+// load; constraint forces do no work along S). With K = L L^T, g = L^T f and U = L^-1 S = Q R:
+//   g = U qdot - L^-1 r,  U^T g = tau  =>  qdot = R^-1 (R^-T tau + Q^T L^-1 r),
+//   f = L^-T (Q R^-T tau - P L^-1 r),  P = 1 - Q Q^T,
+// which is thesis eq. (3.38)-(3.39): L^-T P L^-1 equals D (D^T K D)^-1 D^T for any D spanning the
+// constraint directions (D^T S = 0), and no D is formed. This writes the factors and the force e
+// and rates mu at r = beta.
 bool HandleAssembly::eliminate(const Mat6& K, int j, const Vec6& beta, const Eigen::VectorXd& load,
                                JointElimination& out) const {
-  const Eigen::LLT<Mat6> llt(K);
-  if (llt.info() != Eigen::Success) return false;
-  out.W = llt.solve(Mat6::Identity());
+  if (!inverseCholeskyFactor(K, out.Linv)) return false;
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
-  if (joint.nv == 0) {
-    out.e.noalias() = -out.W * beta;
-    return std::isfinite(out.e.sum());
-  }
-  const SubspaceForce& S = S_[static_cast<std::size_t>(j)];
-  const SubspaceForce KS = out.W * S;  // K^-1 S
-  const SmallMatrix M = S.transpose() * KS;
-  const Eigen::LLT<SmallMatrix> lltM(M);
-  if (lltM.info() != Eigen::Success) return false;
-  const SmallMatrix invM = lltM.solve(SmallMatrix::Identity(joint.nv, joint.nv));
-  out.Y.noalias() = KS * invM;
-  out.W.noalias() -= out.Y * KS.transpose();
-  const auto tau = load.segment(joint.iv, joint.nv);
-  out.e.noalias() = out.Y * tau;
-  out.e.noalias() -= out.W * beta;
-  out.mu.noalias() = invM * tau;
-  out.mu.noalias() += out.Y.transpose() * beta;
+  const SubspaceForce U = out.Linv.lazyProduct(S_[static_cast<std::size_t>(j)]);
+  if (!thinQR(U, out.Q, out.R)) return false;
+  const Vec6 z = out.Linv * beta;
+  SmallVector t = load.segment(joint.iv, joint.nv);
+  out.R.transpose().triangularView<Eigen::Lower>().solveInPlace(t);  // R^-T tau
+  t.noalias() += out.Q.transpose() * z;
+  Vec6 g = -z;
+  g.noalias() += out.Q * t;
+  out.e.noalias() = out.Linv.transpose() * g;
+  out.mu = t;
+  out.R.triangularView<Eigen::Upper>().solveInPlace(out.mu);
   return std::isfinite(out.e.sum() + out.mu.sum());
+}
+
+// f = e + W y and qdot = mu - Y^T y for y = beta - r (see eliminate).
+void HandleAssembly::applyElimination(const JointElimination& el, const Vec6& y, Vec6& f,
+                                      Eigen::Ref<Eigen::VectorXd> qdot) {
+  Vec6 z = el.Linv * y;
+  SmallVector c = el.Q.transpose() * z;
+  z.noalias() -= el.Q * c;
+  f = el.e;
+  f.noalias() += el.Linv.transpose() * z;
+  el.R.triangularView<Eigen::Upper>().solveInPlace(c);
+  qdot = el.mu - c;
 }
 
 // Assembly of C from A (above the joint) and B (below it), thesis eq. (3.42). Each handle
 // equation is written about its own body's origin; the joint is solved about the origin of B's
 // top body t, to which A's lower handle (about p, the joint's parent body) is shifted: hats mark
-// A's coefficients seen from there. The joint force is f = W Phi^A_21^ f_1 - W X f_2 + e
+// A's coefficients seen from there. The joint force is f = e + W (Phi^A_21^ f_1 - X f_2)
 // (eq. (3.39)), where C's f_2 enters the relative motion through X: Phi^B_12 when C's lower
 // handle is B's (compress), -Phi^A_22 shifted when it stays A's (rake). Substituting f into A's
-// upper handle and into C's lower handle gives C's coefficients.
+// upper handle and into C's lower handle gives C's coefficients; with W = L^-T P L^-1 the
+// products weighted by W are formed from H = L^-1 A12^T and J = L^-1 X.
 void HandleAssembly::assemble(const Workspace& ws, int node, const Eigen::VectorXd& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   NodeEquations& C = eq_[static_cast<std::size_t>(node)];
@@ -140,19 +223,21 @@ void HandleAssembly::assemble(const Workspace& ws, int node, const Eigen::Vector
   const Mat6 A22 = shiftRows(A.phi22, s);  // T Phi^A_22
   const Mat6 K = B.phi11 + shiftColumns(A22, s);
   const Vec6 beta = B.b1 - motionAt(A.b2, s) - c_[static_cast<std::size_t>(n.joint)];
-  const bool ok = eliminate(K, n.joint, beta, load, C.joint);
+  JointElimination& el = C.joint;
+  const bool ok = eliminate(K, n.joint, beta, load, el);
   singular_[static_cast<std::size_t>(n.joint)] = !ok;
   if (!ok) return;
-  const Mat6& W = C.joint.W;
-  const Vec6& e = C.joint.e;
-  C.WPhi.noalias() = W * A12.transpose();
+  const Mat6 H = el.Linv.lazyProduct(A12.transpose());
+  const ProjectedRows QH = el.Q.transpose().lazyProduct(H);
   C.phi11 = A.phi11;
-  C.phi11.noalias() -= A12 * C.WPhi;
+  subtractGram(C.phi11, H);
+  addRowProducts(C.phi11, QH, QH);
   C.b1 = A.b1;
-  C.b1.noalias() -= A12 * e;
+  C.b1.noalias() -= A12 * el.e;
   if (!n.hasDownHandle) return;  // C's f_2 is zero: its lower-handle coefficients are never read
   const Mat6 X = n.rake ? Mat6(-A22) : B.phi12;
-  C.WX.noalias() = W * X;
+  const Mat6 J = el.Linv.lazyProduct(X);
+  const ProjectedRows QJ = el.Q.transpose().lazyProduct(J);
   if (n.rake) {
     C.phi12 = A.phi12;
     C.phi22 = A.phi22;
@@ -162,9 +247,11 @@ void HandleAssembly::assemble(const Workspace& ws, int node, const Eigen::Vector
     C.phi22 = B.phi22;
     C.b2 = B.b2;
   }
-  C.phi12.noalias() += A12 * C.WX;
-  C.phi22.noalias() -= X.transpose() * C.WX;
-  C.b2.noalias() += X.transpose() * e;
+  C.phi12.noalias() += H.transpose() * J;
+  addRowProducts(C.phi12, -QH, QJ);
+  subtractGram(C.phi22, J);
+  addRowProducts(C.phi22, QJ, QJ);
+  C.b2.noalias() += X.transpose() * el.e;
 }
 
 // Base connection (thesis eq. (3.44)): the root's upper handle is joined to the ground, whose
@@ -176,45 +263,39 @@ void HandleAssembly::solveRoot(int node, const Vec6& groundMotion, const Eigen::
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
   const Vec6 beta = R.b1 - groundMotion - c_[static_cast<std::size_t>(j)];
   JointElimination root;
-  root.Y.resize(6, joint.nv);
-  root.mu.resize(joint.nv);
   const bool ok = eliminate(R.phi11, j, beta, load, root);
   singular_[static_cast<std::size_t>(j)] = !ok;
   R.f1 = root.e;
   R.f2.setZero();
   jointForce_[static_cast<std::size_t>(j)] = root.e;
-  rates.segment(joint.iv, joint.nv) = root.mu;
+  if (ok) rates.segment(joint.iv, joint.nv) = root.mu;
 }
 
 // Disassembly (thesis eq. (3.39) and the text after eq. (3.44)): C's handle forces give the
-// joint force, then A's and B's handle forces and the joint rates qdot = mu + Y^T (r - beta).
+// joint's relative-motion change y = Phi^A_21^ f_1 - X f_2, hence the joint force and rates, then
+// A's and B's handle forces.
 void HandleAssembly::disassemble(const Workspace& ws, int node, Eigen::VectorXd& rates) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   const NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
   const Vec3 s = jointOffset(ws, n.joint);
-  Vec6 f = C.joint.e;
-  f.noalias() += C.WPhi * C.f1;
-  Vec6 r = -motionAt(A.phi12.transpose() * C.f1, s);
+  Vec6 y = motionAt(A.phi12.transpose() * C.f1, s);
   if (n.hasDownHandle) {
-    f.noalias() -= C.WX * C.f2;
     if (n.rake)
-      r -= motionAt(A.phi22 * C.f2, s);
+      y += motionAt(A.phi22 * C.f2, s);
     else
-      r.noalias() += B.phi12 * C.f2;
+      y.noalias() -= B.phi12 * C.f2;
   }
+  const Joint& joint = model_.joints[static_cast<std::size_t>(n.joint)];
+  Vec6 f;
+  applyElimination(C.joint, y, f, rates.segment(joint.iv, joint.nv));
   A.f1 = C.f1;
   A.f2 = -forceAt(f, s);
   B.f1 = f;
   B.f2.setZero();
   if (n.hasDownHandle) (n.rake ? A.f2 : B.f2) += C.f2;
   jointForce_[static_cast<std::size_t>(n.joint)] = f;
-  const Joint& joint = model_.joints[static_cast<std::size_t>(n.joint)];
-  if (joint.nv == 0) return;
-  auto qdot = rates.segment(joint.iv, joint.nv);
-  qdot = C.joint.mu;
-  qdot.noalias() += C.joint.Y.transpose() * r;
 }
 
 void HandleAssembly::solve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load,
