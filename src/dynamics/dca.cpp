@@ -7,9 +7,7 @@
 namespace articula {
 
 DcaFormulation::DcaFormulation(const Model& model, const DcaOptions& options)
-    : model_(model), ws_(model), handles_(model, options.pairing, "dca"), threads_(options.threads) {
-  if (threads_ < 1) throw Error("dca: the thread count must be at least 1");
-}
+    : model_(model), ws_(model), handles_(model, options.pairing, options.threads, "dca") {}
 
 // Leaf coefficients at acceleration level (thesis eq. (3.29)-(3.31) differentiated, (4.49)): a
 // rigid body with spatial inertia I about its origin obeys I a + v x* I v = f_1 + f_2 + f_ext, so
@@ -27,20 +25,19 @@ void DcaFormulation::leafEquations(int i) {
   handles_.setLeafForce(i, appliedWorld);
 }
 
-// Leaves, assembly tier by tier, base connection (the ground accelerates at -g so that gravity
-// acts on every body), disassembly tier by tier.
+// Leaves, assembly, base connection (the ground accelerates at -g so that gravity acts on every
+// body), disassembly.
 void DcaFormulation::sweep(Eigen::VectorXd& vdot) {
   Vec6 groundAcceleration;
   groundAcceleration << Vec3::Zero(), -model_.gravity;
-  forEachInTier(1, model_.bodyCount() + 1, [&](int i) { leafEquations(i); });
-  handles_.solve(ws_, groundAcceleration, ws_.tau, vdot);
+  handles_.solve(ws_, groundAcceleration, ws_.tau, vdot, [&](int i) { leafEquations(i); }, [](int) {});
 }
 
 void DcaFormulation::accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                    Eigen::VectorXd& vdot) {
   updateVelocities(model_, ws_, q, v);
   evaluateForceElements(model_, ws_, t, q, v);
-  runTiers(threads_, [&] { sweep(vdot); });
+  runTiers(handles_.threads(), [&] { sweep(vdot); });
   handles_.throwIfSingular("dca");
 }
 

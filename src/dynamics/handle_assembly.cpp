@@ -1,5 +1,6 @@
 #include "articula/dynamics/handle_assembly.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -23,8 +24,10 @@ Mat6 shiftColumns(const Mat6& M, const Vec3& s) {
 
 }  // namespace
 
-HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing, std::string_view formulation)
-    : model_(model), tree_(model, pairing) {
+HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing, int threads,
+                               std::string_view formulation)
+    : model_(model), tree_(model, pairing), threads_(threads), schedule_(tree_, std::max(1, threads)) {
+  if (threads < 1) throw Error(std::string(formulation) + ": the thread count must be at least 1");
   if (model.hasConstraints())
     throw Error("formulation '" + std::string(formulation) + "' handles open trees only, but the model has " +
                 std::to_string(model.loops.size()) + " loop closure(s) and " + std::to_string(model.prescribed.size()) +
@@ -296,18 +299,6 @@ void HandleAssembly::disassemble(const Workspace& ws, int node, Eigen::VectorXd&
   B.f2.setZero();
   if (n.hasDownHandle) (n.rake ? A.f2 : B.f2) += C.f2;
   jointForce_[static_cast<std::size_t>(n.joint)] = f;
-}
-
-void HandleAssembly::solve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load,
-                           Eigen::VectorXd& rates) {
-  const std::vector<int>& roots = tree_.roots();
-  const int tiers = tree_.tierCount();
-  for (int tier = 1; tier < tiers; ++tier)
-    forEachInTier(tree_.tierBegin(tier), tree_.tierEnd(tier), [&](int node) { assemble(ws, node, load); });
-  forEachInTier(0, static_cast<int>(roots.size()),
-                [&](int k) { solveRoot(roots[static_cast<std::size_t>(k)], groundMotion, load, rates); });
-  for (int tier = tiers - 1; tier >= 1; --tier)
-    forEachInTier(tree_.tierBegin(tier), tree_.tierEnd(tier), [&](int node) { disassemble(ws, node, rates); });
 }
 
 Vec3 HandleAssembly::jointOffset(const Workspace& ws, int j) const {

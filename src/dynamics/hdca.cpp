@@ -1,5 +1,7 @@
 #include "articula/dynamics/hdca.hpp"
 
+#include <exception>
+
 #include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
@@ -7,8 +9,7 @@
 namespace articula {
 
 Hdca::Hdca(const Model& model, const HdcaOptions& options)
-    : model_(model), ws_(model), handles_(model, options.pairing, "hdca"), threads_(options.threads) {
-  if (threads_ < 1) throw Error("hdca: the thread count must be at least 1");
+    : model_(model), ws_(model), handles_(model, options.pairing, options.threads, "hdca") {
   const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
   V_.assign(bodies, Vec6::Zero());
   subtreeForce_.assign(bodies, Vec6::Zero());
@@ -20,10 +21,8 @@ Hdca::Hdca(const Model& model, const HdcaOptions& options)
 // joint loads), assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39)
 // giving the joint velocities (3.45), then each body's velocity from its leaf equation.
 void Hdca::velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
-  const int bodies = model_.bodyCount();
-  forEachInTier(1, bodies + 1, [&](int i) { handles_.leaf(ws_, i); });
-  handles_.solve(ws_, Vec6::Zero(), p, v);
-  forEachInTier(1, bodies + 1, [&](int i) { bodyVelocity(i); });
+  handles_.solve(
+      ws_, Vec6::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
 }
 
 // V = Phi (f_1 + f_2) (eq. (3.30)); the force elements read it in body axes.
@@ -106,33 +105,43 @@ void Hdca::momentumRate(int j, const Eigen::VectorXd& v, Eigen::VectorXd& pdot) 
 // momentum rate.
 void Hdca::forceSweep(const Eigen::VectorXd& v, Eigen::VectorXd& pdot) {
   const AssemblyTree& tree = handles_.tree();
-  const std::vector<int>& roots = tree.roots();
-  const int tiers = tree.tierCount();
-  const int bodies = model_.bodyCount();
-  forEachInTier(1, bodies + 1, [&](int i) { leafForce(i); });
-  for (int tier = 1; tier < tiers; ++tier)
-    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { accumulateForces(node); });
-  forEachInTier(0, static_cast<int>(roots.size()), [&](int k) {
-    const auto root = static_cast<std::size_t>(roots[static_cast<std::size_t>(k)]);
-    subtreeForce_[static_cast<std::size_t>(tree.nodes()[root].top)] = nodeForce_[root];
-  });
-  for (int tier = tiers - 1; tier >= 1; --tier)
-    forEachInTier(tree.tierBegin(tier), tree.tierEnd(tier), [&](int node) { distributeForces(node); });
-  forEachInTier(1, bodies + 1, [&](int j) { momentumRate(j, v, pdot); });
+  handles_.schedule().sweep(
+      [&](int i) { leafForce(i); }, [&](int node) { accumulateForces(node); },
+      [&] {
+        for (int root : tree.roots())
+          subtreeForce_[static_cast<std::size_t>(tree.nodes()[static_cast<std::size_t>(root)].top)] =
+              nodeForce_[static_cast<std::size_t>(root)];
+      },
+      [&](int node) { distributeForces(node); }, [&](int j) { momentumRate(j, v, pdot); });
 }
 
 void Hdca::derivatives(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v,
                        Eigen::VectorXd& pdot) {
   updatePositions(model_, ws_, q);
-  runTiers(threads_, [&] { velocitySweep(p, v); });
-  handles_.throwIfSingular("hdca");
-  evaluateForceElements(model_, ws_, t, q, v);
-  runTiers(threads_, [&] { forceSweep(v, pdot); });
+  // One parallel region for both sweeps; what runs between them runs on one thread, and an
+  // exception is carried out of the region (where it must not escape) and rethrown after it.
+  std::exception_ptr failure;
+  bool go = true;
+  runTiers(handles_.threads(), [&] {
+    velocitySweep(p, v);
+#pragma omp single
+    {
+      try {
+        handles_.throwIfSingular("hdca");
+        evaluateForceElements(model_, ws_, t, q, v);
+      } catch (...) {
+        failure = std::current_exception();
+        go = false;
+      }
+    }
+    if (go) forceSweep(v, pdot);
+  });
+  if (failure) std::rethrow_exception(failure);
 }
 
 void Hdca::velocities(const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v) {
   updatePositions(model_, ws_, q);
-  runTiers(threads_, [&] { velocitySweep(p, v); });
+  runTiers(handles_.threads(), [&] { velocitySweep(p, v); });
   handles_.throwIfSingular("hdca");
 }
 

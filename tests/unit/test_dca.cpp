@@ -109,17 +109,20 @@ TEST(Dca, JointForcesEqualInverseDynamics) {
   }
 }
 
-TEST(Dca, OneAndTwoThreadsGiveIdenticalBits) {
+TEST(Dca, OneTwoAndThreeThreadsGiveIdenticalBits) {
   for (const Model& model : {test_models::randomTreeWithForceElements(128, 3), makeChain(200, true)}) {
-    DcaFormulation serial(model, DcaOptions{1}), parallel(model, DcaOptions{2});
+    DcaFormulation serial(model, DcaOptions{1});
     Eigen::VectorXd a(model.nv), b(model.nv);
     serial.accelerations(0.1, model.q0, model.v0, a);
-    parallel.accelerations(0.1, model.q0, model.v0, b);
-    for (int k = 0; k < model.nv; ++k) ASSERT_EQ(a[k], b[k]) << "coordinate " << k;
-    for (int i = 1; i <= model.bodyCount(); ++i)
-      for (int r = 0; r < 6; ++r)
-        ASSERT_EQ(serial.jointForces()[static_cast<std::size_t>(i)][r],
-                  parallel.jointForces()[static_cast<std::size_t>(i)][r]);
+    for (int threads : {2, 3}) {
+      DcaFormulation parallel(model, DcaOptions{threads});
+      parallel.accelerations(0.1, model.q0, model.v0, b);
+      for (int k = 0; k < model.nv; ++k) ASSERT_EQ(a[k], b[k]) << "coordinate " << k << ", " << threads << " threads";
+      for (int i = 1; i <= model.bodyCount(); ++i)
+        for (int r = 0; r < 6; ++r)
+          ASSERT_EQ(serial.jointForces()[static_cast<std::size_t>(i)][r],
+                    parallel.jointForces()[static_cast<std::size_t>(i)][r]);
+    }
   }
 }
 

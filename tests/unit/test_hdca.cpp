@@ -101,18 +101,25 @@ TEST(Hdca, AgreesWithAbaWithForceElements) {
     }
 }
 
-// Chains up to 16 links. KNOWN DEFECT (issue 4): on longer spatial chains at speed HDCA's momentum
-// rate loses digits as the chain grows (relative error 1.5e-9 at 32 links, 3.3e-8 at 64, with
-// v0 from -1 to 1 rad/s), while ABA matches Lagrange's form pdot_i = Q_i + 1/2 v^T dM/dq_i v to
-// 4e-11 there; planar chains stay at 1e-12. Not yet explained; docs/design.md.
+// Chains up to 64 links. The momentum rates are a function of (q, p), through v = M(q)^-1 p: on
+// the long spatial chains (thin links, cond(M) = 8.7e6 at 32 links, 1.2e8 at 64) they cannot be
+// more accurate than eps cond(M) relative, the error a perturbation of p by round-off gives (a
+// Cholesky solve of M p = v loses as much: 2.7e-9 at 64 links). Measured: 9e-10 at 32 links, 5.5e-9
+// at 64 (the factored elimination of handle_assembly.cpp; the earlier K^-1 form reached 3.3e-8).
+// Planar chains stay near 1e-12.
 TEST(Hdca, AgreesWithAbaOnChainsAndAFloatingBase) {
   for (bool spatial : {false, true})
-    for (int links : {1, 2, 7, 16}) {
+    for (int links : {1, 2, 7, 16, 32, 64}) {
       Model model = makeChain(links, spatial);
       model.v0.setLinSpaced(-1.0, 1.0);  // the chains start at rest
+      Workspace ws(model);
+      Eigen::MatrixXd M(model.nv, model.nv);
+      massMatrix(model, ws, model.q0, M);
+      const Eigen::VectorXd sigma = Eigen::JacobiSVD<Eigen::MatrixXd>(M).singularValues();
+      const double conditioning = std::numeric_limits<double>::epsilon() * sigma[0] / sigma[model.nv - 1];
       const Comparison c = hdcaVersusAba(model);
       EXPECT_LT(c.velocity, 1.0) << links << " links, spatial " << spatial;
-      EXPECT_LT(c.momentumRate, 1e-9) << links << " links, spatial " << spatial;
+      EXPECT_LT(c.momentumRate, std::max(1e-9, conditioning)) << links << " links, spatial " << spatial;
     }
   const Comparison c = hdcaVersusAba(test_models::floatingBase());
   EXPECT_LT(c.velocity, 1.0);
@@ -160,16 +167,19 @@ TEST(Hdca, JointMomentaAreSubtreeMomenta) {
   }
 }
 
-TEST(Hdca, OneAndTwoThreadsGiveIdenticalBits) {
+TEST(Hdca, OneTwoAndThreeThreadsGiveIdenticalBits) {
   for (const Model& model : {test_models::randomTreeWithForceElements(128, 3), makeChain(200, true)}) {
-    Hdca serial(model, HdcaOptions{1}), parallel(model, HdcaOptions{2});
+    Hdca serial(model, HdcaOptions{1});
     Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(model.nv, -2.0, 3.0);
     Eigen::VectorXd v1(model.nv), v2(model.nv), pdot1(model.nv), pdot2(model.nv);
     serial.derivatives(0.1, model.q0, p, v1, pdot1);
-    parallel.derivatives(0.1, model.q0, p, v2, pdot2);
-    for (int k = 0; k < model.nv; ++k) {
-      ASSERT_EQ(v1[k], v2[k]) << "coordinate " << k;
-      ASSERT_EQ(pdot1[k], pdot2[k]) << "coordinate " << k;
+    for (int threads : {2, 3}) {
+      Hdca parallel(model, HdcaOptions{threads});
+      parallel.derivatives(0.1, model.q0, p, v2, pdot2);
+      for (int k = 0; k < model.nv; ++k) {
+        ASSERT_EQ(v1[k], v2[k]) << "coordinate " << k << ", " << threads << " threads";
+        ASSERT_EQ(pdot1[k], pdot2[k]) << "coordinate " << k << ", " << threads << " threads";
+      }
     }
   }
 }

@@ -9,9 +9,9 @@
 // dynamics/handle_assembly.hpp, with m the spatial accelerations, f the spatial forces, the leaf
 // biases from the applied and velocity-product forces, the joint biases the velocity-product
 // accelerations and the joint loads the applied joint forces. Assembly runs from the leaves to
-// the roots, one tier at a time; each root is then solved against the ground, and disassembly
-// runs back down, giving each joint's spatial force and its joint accelerations. The nodes of one
-// tier are independent; with `threads` > 1 they are spread over OpenMP threads, and results are
+// the roots; each root is then solved against the ground, and disassembly runs back down, giving
+// each joint's spatial force and its joint accelerations. With `threads` > 1 the subtrees of the
+// assembly tree are shared among OpenMP threads (dynamics/tree_schedule.hpp), and results are
 // identical bit for bit for every thread count.
 #pragma once
 
@@ -23,7 +23,7 @@
 namespace articula {
 
 struct DcaOptions {
-  int threads = 1;  ///< OpenMP threads over the nodes of a tier (1 = serial; ignored without OpenMP)
+  int threads = 1;  ///< OpenMP threads sharing the tree's subtrees (1 = serial; ignored without OpenMP)
   PairingPolicy pairing = balancedPairing;
 };
 
@@ -49,7 +49,6 @@ class DcaFormulation final : public Formulation {
   const Model& model_;
   Workspace ws_;
   HandleAssembly handles_;
-  int threads_;
 };
 
 }  // namespace articula

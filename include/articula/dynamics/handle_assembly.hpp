@@ -26,20 +26,13 @@
 #include <vector>
 
 #include "articula/dynamics/assembly_tree.hpp"
+#include "articula/dynamics/tree_schedule.hpp"
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
 
-/// The iterations of one tier, shared among the threads of an enclosing OpenMP parallel region
-/// (executed by the calling thread alone outside of one).
-template <class Work>
-void forEachInTier(int begin, int end, const Work& work) {
-#pragma omp for schedule(static)
-  for (int k = begin; k < end; ++k) work(k);
-}
-
-/// Runs `sweep` (whose loops are forEachInTier) on `threads` OpenMP threads; serially, without
-/// opening a parallel region, when threads == 1.
+/// Runs `sweep` (TreeSchedule sweeps) on `threads` OpenMP
+/// threads; serially, without opening a parallel region, when threads == 1.
 template <class Sweep>
 void runTiers(int threads, const Sweep& sweep) {
   if (threads == 1) {
@@ -67,10 +60,13 @@ inline Vec6 forceAt(const Vec6& f, const Vec3& s) {
 class HandleAssembly {
  public:
   /// Throws articula::Error, naming `formulation`, for a model with loop closures or prescribed
-  /// motion: the handle equations are those of an open tree.
-  HandleAssembly(const Model& model, const PairingPolicy& pairing, std::string_view formulation);
+  /// motion (the handle equations are those of an open tree), or for threads < 1.
+  HandleAssembly(const Model& model, const PairingPolicy& pairing, int threads, std::string_view formulation);
 
   const AssemblyTree& tree() const { return tree_; }
+  /// How `threads` threads share the sweeps over the tree.
+  const TreeSchedule& schedule() const { return schedule_; }
+  int threads() const { return threads_; }
 
   /// Leaf coefficients of body i (thesis eq. (3.29)-(3.31), (4.49c)): a rigid body with spatial
   /// inertia I about its origin has both handles' Phi = I^-1 and b = 0; also turns joint i's
@@ -91,9 +87,20 @@ class HandleAssembly {
   void solveRoot(int node, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates);
   /// Disassembly of a node of tier >= 1 (eq. (3.39)); writes its joint's rates.
   void disassemble(const Workspace& ws, int node, Eigen::VectorXd& rates);
-  /// Once every leaf is set: assembly tier by tier, every root against the ground, disassembly
-  /// tier by tier; writes every joint's rates. Its loops are forEachInTier (call it in runTiers).
-  void solve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates);
+  /// One sweep: leafUp(body) sets each leaf (leaf(), jointBias, setLeafForce), then assembly
+  /// from the leaves to the roots, every root against the ground, disassembly back to the leaves
+  /// writing every joint's rates, and leafDown(body) after each body's handle forces are known.
+  /// A TreeSchedule sweep (call it in runTiers).
+  template <class LeafUp, class LeafDown>
+  void solve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates,
+             const LeafUp& leafUp, const LeafDown& leafDown) {
+    schedule_.sweep(
+        leafUp, [&](int node) { assemble(ws, node, load); },
+        [&] {
+          for (int root : tree_.roots()) solveRoot(root, groundMotion, load, rates);
+        },
+        [&](int node) { disassemble(ws, node, rates); }, leafDown);
+  }
 
   /// After disassembly: the force (momentum) body i receives from its parent across joint i
   /// (world axes, about body i's origin; index 0 unused).
@@ -130,6 +137,8 @@ class HandleAssembly {
 
   const Model& model_;
   AssemblyTree tree_;
+  int threads_;
+  TreeSchedule schedule_;
   std::vector<Mat3> inverseCentralInertia_;  // per body, body axes
   std::vector<SubspaceForce> S_;             // motion subspaces, world axes
   std::vector<Vec6> c_;                      // joint bias terms, world axes

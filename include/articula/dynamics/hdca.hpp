@@ -28,8 +28,9 @@
 // same assembly tree, leaves to roots, then distributed back down: the parallel reverse prefix
 // sum of the thesis's chapter 6 for trees.
 //
-// Workspaces are sized once per model; evaluations allocate nothing. With `threads` > 1 the nodes
-// of each tier are spread over OpenMP threads; results are identical bit for bit for every count.
+// Workspaces are sized once per model; evaluations allocate nothing. With `threads` > 1 the
+// subtrees of the assembly tree are shared among OpenMP threads (dynamics/tree_schedule.hpp);
+// results are identical bit for bit for every count.
 #pragma once
 
 #include <vector>
@@ -39,7 +40,7 @@
 namespace articula {
 
 struct HdcaOptions {
-  int threads = 1;  ///< OpenMP threads over the nodes of a tier (1 = serial; ignored without OpenMP)
+  int threads = 1;  ///< OpenMP threads sharing the tree's subtrees (1 = serial; ignored without OpenMP)
   PairingPolicy pairing = balancedPairing;
 };
 
@@ -76,7 +77,6 @@ class Hdca {
   const Model& model_;
   Workspace ws_;
   HandleAssembly handles_;
-  int threads_;
   std::vector<Vec6> V_;             // body velocities, world axes, about the body's origin
   std::vector<Vec6> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin
   std::vector<Vec6> belowForce_;    // per node: applied forces on the bodies below its bottom body, about it

@@ -1,0 +1,73 @@
+// How the threads share a sweep over an assembly tree (thesis chapter 6; the schedule, not the
+// arithmetic): leaves-to-roots work on every internal node, something at the roots, then
+// roots-to-leaves work, with every node's operations the same on any thread, so results do not
+// depend on the thread count.
+//
+// Synchronising after every tier costs two barriers per tier and sweep, which on a few cores
+// costs more than the nodes of a small tier (and, when the cores are shared with other work,
+// far more). Instead the tree is cut into disjoint subtrees, the partitions, each handled by one
+// thread from its leaves to its top without synchronisation; the few nodes above them (the
+// crown) are handled by one thread in between:
+//   partitions in parallel: leaves, then nodes up | crown up, the roots, crown down |
+//   partitions in parallel: nodes down, then leaves.
+// A sweep thus costs three barriers whatever the depth. The partitions come from splitting the
+// largest subtree until there are kPartitionsPerThread per thread, largest first; each thread
+// keeps the same partitions from sweep to sweep (static schedule), so their data stay in its
+// cache. The crown's serial share is about kPartitionsPerThread * threads nodes.
+#pragma once
+
+#include <vector>
+
+#include "articula/dynamics/assembly_tree.hpp"
+
+namespace articula {
+
+class TreeSchedule {
+ public:
+  static constexpr int kPartitionsPerThread = 2;
+
+  TreeSchedule(const AssemblyTree& tree, int threads);
+
+  /// Calls leafUp(body) for every body and up(node) for every internal node, children before
+  /// parents, then atRoots(), then down(node) for every internal node and leafDown(body) for every
+  /// body, parents before children. Inside an OpenMP parallel region the calls are shared among
+  /// its threads (every thread must call this); outside of one the calling thread makes them all.
+  template <class LeafUp, class Up, class AtRoots, class Down, class LeafDown>
+  void sweep(const LeafUp& leafUp, const Up& up, const AtRoots& atRoots, const Down& down,
+             const LeafDown& leafDown) const {
+    const int parts = static_cast<int>(partitions_.size());
+#pragma omp for schedule(static, 1)
+    for (int k = 0; k < parts; ++k) {
+      const Partition& part = partitions_[static_cast<std::size_t>(k)];
+      for (int body : part.bodies) leafUp(body);
+      for (int node : part.nodes) up(node);
+    }
+#pragma omp single
+    {
+      for (int node : crown_) up(node);
+      atRoots();
+      for (auto it = crown_.rbegin(); it != crown_.rend(); ++it) down(*it);
+    }
+#pragma omp for schedule(static, 1)
+    for (int k = 0; k < parts; ++k) {
+      const Partition& part = partitions_[static_cast<std::size_t>(k)];
+      for (auto it = part.nodes.rbegin(); it != part.nodes.rend(); ++it) down(*it);
+      for (int body : part.bodies) leafDown(body);
+    }
+  }
+
+  struct Partition {
+    std::vector<int> bodies;  ///< the leaves, by body index
+    std::vector<int> nodes;   ///< the internal nodes, ascending (children first)
+  };
+  /// The partitions, largest first; every body is in exactly one.
+  const std::vector<Partition>& partitions() const { return partitions_; }
+  /// The internal nodes above the partitions, ascending.
+  const std::vector<int>& crown() const { return crown_; }
+
+ private:
+  std::vector<Partition> partitions_;
+  std::vector<int> crown_;
+};
+
+}  // namespace articula
