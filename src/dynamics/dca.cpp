@@ -1,5 +1,7 @@
 #include "articula/dynamics/dca.hpp"
 
+#include <string>
+
 #include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
@@ -7,7 +9,11 @@
 namespace articula {
 
 DcaFormulation::DcaFormulation(const Model& model, const DcaOptions& options)
-    : model_(model), ws_(model), handles_(model, options.pairing, options.threads, "dca") {}
+    : model_(model), ws_(model), handles_(model, options.pairing, options.threads, "dca") {
+  if (model.hasConstraints())
+    throw Error("formulation 'dca' handles open trees only, but the model has " + std::to_string(model.loops.size()) +
+                " loop closure(s) and " + std::to_string(model.prescribed.size()) + " prescribed motion(s)");
+}
 
 // Leaf coefficients at acceleration level (thesis eq. (3.29)-(3.31) differentiated, (4.49)): a
 // rigid body with spatial inertia I about its origin obeys I a + v x* I v = f_1 + f_2 + f_ext, so

@@ -28,10 +28,6 @@ HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing,
                                std::string_view formulation)
     : model_(model), tree_(model, pairing), threads_(threads), schedule_(tree_, std::max(1, threads)) {
   if (threads < 1) throw Error(std::string(formulation) + ": the thread count must be at least 1");
-  if (model.hasConstraints())
-    throw Error("formulation '" + std::string(formulation) + "' handles open trees only, but the model has " +
-                std::to_string(model.loops.size()) + " loop closure(s) and " + std::to_string(model.prescribed.size()) +
-                " prescribed motion(s)");
   const int n = model.bodyCount();
   inverseCentralInertia_.resize(static_cast<std::size_t>(n) + 1, Mat3::Zero());
   S_.resize(static_cast<std::size_t>(n) + 1);
@@ -44,6 +40,13 @@ HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing,
     S_[static_cast<std::size_t>(i)].setZero(6, model.joints[static_cast<std::size_t>(i)].nv);
   }
   eq_.resize(tree_.nodes().size());
+  rootJoint_.resize(tree_.roots().size());
+  for (std::size_t k = 0; k < rootJoint_.size(); ++k) {
+    const int nv = model.joints[static_cast<std::size_t>(tree_.nodes()[static_cast<std::size_t>(tree_.roots()[k])].top)].nv;
+    rootJoint_[k].Q.setZero(6, nv);
+    rootJoint_[k].R.setZero(nv, nv);
+    rootJoint_[k].mu.setZero(nv);
+  }
   for (std::size_t k = 0; k < eq_.size(); ++k) {
     const int j = tree_.nodes()[k].joint;
     const int nv = j > 0 ? model.joints[static_cast<std::size_t>(j)].nv : 0;
@@ -85,6 +88,12 @@ void HandleAssembly::setLeafForce(int i, const Vec6& force) {
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.b1.noalias() = eq.phi11 * force;
   eq.b2 = eq.b1;
+}
+
+void HandleAssembly::clearLeafForce(int i) {
+  NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
+  eq.b1.setZero();
+  eq.b2.setZero();
 }
 
 Vec6 HandleAssembly::leafMotion(int i) const {
@@ -176,27 +185,29 @@ void addRowProducts(Mat6& M, const ProjectedRows& B, const ProjectedRows& C) {
 //   g = U qdot - L^-1 r,  U^T g = tau  =>  qdot = R^-1 (R^-T tau + Q^T L^-1 r),
 //   f = L^-T (Q R^-T tau - P L^-1 r),  P = 1 - Q Q^T,
 // which is thesis eq. (3.38)-(3.39): L^-T P L^-1 equals D (D^T K D)^-1 D^T for any D spanning the
-// constraint directions (D^T S = 0), and no D is formed. This writes the factors and the force e
-// and rates mu at r = beta.
-bool HandleAssembly::eliminate(const Mat6& K, int j, const Vec6& beta, const Eigen::VectorXd& load,
-                               JointElimination& out) const {
+// constraint directions (D^T S = 0), and no D is formed. factorJoint writes the factors (they
+// depend on the configuration only), jointBiases the force e and rates mu at r = beta.
+bool HandleAssembly::factorJoint(const Mat6& K, int j, JointElimination& out) const {
   if (!inverseCholeskyFactor(K, out.Linv)) return false;
-  const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
   const SubspaceForce U = out.Linv.lazyProduct(S_[static_cast<std::size_t>(j)]);
-  if (!thinQR(U, out.Q, out.R)) return false;
-  const Vec6 z = out.Linv * beta;
-  SmallVector t = load.segment(joint.iv, joint.nv);
-  out.R.transpose().triangularView<Eigen::Lower>().solveInPlace(t);  // R^-T tau
-  t.noalias() += out.Q.transpose() * z;
-  Vec6 g = -z;
-  g.noalias() += out.Q * t;
-  out.e.noalias() = out.Linv.transpose() * g;
-  out.mu = t;
-  out.R.triangularView<Eigen::Upper>().solveInPlace(out.mu);
-  return std::isfinite(out.e.sum() + out.mu.sum());
+  return thinQR(U, out.Q, out.R);
 }
 
-// f = e + W y and qdot = mu - Y^T y for y = beta - r (see eliminate).
+bool HandleAssembly::jointBiases(int j, const Vec6& beta, const Eigen::VectorXd& load, JointElimination& el) const {
+  const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
+  const Vec6 z = el.Linv * beta;
+  SmallVector t = load.segment(joint.iv, joint.nv);
+  el.R.transpose().triangularView<Eigen::Lower>().solveInPlace(t);  // R^-T tau
+  t.noalias() += el.Q.transpose() * z;
+  Vec6 g = -z;
+  g.noalias() += el.Q * t;
+  el.e.noalias() = el.Linv.transpose() * g;
+  el.mu = t;
+  el.R.triangularView<Eigen::Upper>().solveInPlace(el.mu);
+  return std::isfinite(el.e.sum() + el.mu.sum());
+}
+
+// f = e + W y and qdot = mu - Y^T y for y = beta - r (see factorJoint).
 void HandleAssembly::applyElimination(const JointElimination& el, const Vec6& y, Vec6& f,
                                       Eigen::Ref<Eigen::VectorXd> qdot) {
   Vec6 z = el.Linv * y;
@@ -225,53 +236,84 @@ void HandleAssembly::assemble(const Workspace& ws, int node, const Eigen::Vector
   const Mat6 A12 = shiftColumns(A.phi12, s);
   const Mat6 A22 = shiftRows(A.phi22, s);  // T Phi^A_22
   const Mat6 K = B.phi11 + shiftColumns(A22, s);
-  const Vec6 beta = B.b1 - motionAt(A.b2, s) - c_[static_cast<std::size_t>(n.joint)];
   JointElimination& el = C.joint;
-  const bool ok = eliminate(K, n.joint, beta, load, el);
-  singular_[static_cast<std::size_t>(n.joint)] = !ok;
-  if (!ok) return;
+  singular_[static_cast<std::size_t>(n.joint)] = !factorJoint(K, n.joint, el);
+  if (singular_[static_cast<std::size_t>(n.joint)]) return;
   const Mat6 H = el.Linv.lazyProduct(A12.transpose());
   const ProjectedRows QH = el.Q.transpose().lazyProduct(H);
   C.phi11 = A.phi11;
   subtractGram(C.phi11, H);
   addRowProducts(C.phi11, QH, QH);
-  C.b1 = A.b1;
-  C.b1.noalias() -= A12 * el.e;
-  if (!n.hasDownHandle) return;  // C's f_2 is zero: its lower-handle coefficients are never read
-  const Mat6 X = n.rake ? Mat6(-A22) : B.phi12;
-  const Mat6 J = el.Linv.lazyProduct(X);
-  const ProjectedRows QJ = el.Q.transpose().lazyProduct(J);
-  if (n.rake) {
-    C.phi12 = A.phi12;
-    C.phi22 = A.phi22;
-    C.b2 = A.b2;
-  } else {
-    C.phi12.setZero();
-    C.phi22 = B.phi22;
-    C.b2 = B.b2;
+  if (n.hasDownHandle) {  // else C's f_2 is zero: its lower-handle coefficients are never read
+    const Mat6 X = n.rake ? Mat6(-A22) : B.phi12;
+    const Mat6 J = el.Linv.lazyProduct(X);
+    const ProjectedRows QJ = el.Q.transpose().lazyProduct(J);
+    if (n.rake) {
+      C.phi12 = A.phi12;
+      C.phi22 = A.phi22;
+    } else {
+      C.phi12.setZero();
+      C.phi22 = B.phi22;
+    }
+    C.phi12.noalias() += H.transpose() * J;
+    addRowProducts(C.phi12, -QH, QJ);
+    subtractGram(C.phi22, J);
+    addRowProducts(C.phi22, QJ, QJ);
   }
-  C.phi12.noalias() += H.transpose() * J;
-  addRowProducts(C.phi12, -QH, QJ);
-  subtractGram(C.phi22, J);
-  addRowProducts(C.phi22, QJ, QJ);
-  C.b2.noalias() += X.transpose() * el.e;
+  assembleBiases(ws, node, load);
+}
+
+// The right-hand sides of C's handle equations (the bias part of assemble): with A12 e =
+// Phi^A_12 T^T e and X^T e = -Phi^A_22 T^T e (rake) or Phi^B_21 e (compress), mat-vec products only.
+void HandleAssembly::assembleBiases(const Workspace& ws, int node, const Eigen::VectorXd& load) {
+  const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
+  NodeEquations& C = eq_[static_cast<std::size_t>(node)];
+  const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
+  const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
+  if (singular_[static_cast<std::size_t>(n.joint)]) return;
+  const Vec3 s = jointOffset(ws, n.joint);
+  const Vec6 beta = B.b1 - motionAt(A.b2, s) - c_[static_cast<std::size_t>(n.joint)];
+  JointElimination& el = C.joint;
+  if (!jointBiases(n.joint, beta, load, el)) singular_[static_cast<std::size_t>(n.joint)] = 1;
+  const Vec6 shifted = forceAt(el.e, s);  // T^T e
+  C.b1 = A.b1;
+  C.b1.noalias() -= A.phi12 * shifted;
+  if (!n.hasDownHandle) return;
+  if (n.rake) {
+    C.b2 = A.b2;
+    C.b2.noalias() -= A.phi22 * shifted;
+  } else {
+    C.b2 = B.b2;
+    C.b2.noalias() += B.phi12.transpose() * el.e;
+  }
 }
 
 // Base connection (thesis eq. (3.44)): the root's upper handle is joined to the ground, whose
-// mobility is zero.
-void HandleAssembly::solveRoot(int node, const Vec6& groundMotion, const Eigen::VectorXd& load,
-                               Eigen::VectorXd& rates) {
+// mobility is zero. factorRoot once per configuration, solveRoot for each right-hand side.
+void HandleAssembly::factorRoot(int k) {
+  const int node = tree_.roots()[static_cast<std::size_t>(k)];
+  const int j = tree_.nodes()[static_cast<std::size_t>(node)].top;
+  singular_[static_cast<std::size_t>(j)] =
+      !factorJoint(eq_[static_cast<std::size_t>(node)].phi11, j, rootJoint_[static_cast<std::size_t>(k)]);
+}
+
+void HandleAssembly::solveRoot(int k, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates) {
+  const int node = tree_.roots()[static_cast<std::size_t>(k)];
   NodeEquations& R = eq_[static_cast<std::size_t>(node)];
   const int j = tree_.nodes()[static_cast<std::size_t>(node)].top;
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
-  const Vec6 beta = R.b1 - groundMotion - c_[static_cast<std::size_t>(j)];
-  JointElimination root;
-  const bool ok = eliminate(R.phi11, j, beta, load, root);
-  singular_[static_cast<std::size_t>(j)] = !ok;
-  R.f1 = root.e;
+  JointElimination& root = rootJoint_[static_cast<std::size_t>(k)];
   R.f2.setZero();
+  if (singular_[static_cast<std::size_t>(j)]) {
+    R.f1.setZero();
+    jointForce_[static_cast<std::size_t>(j)].setZero();
+    return;
+  }
+  const Vec6 beta = R.b1 - groundMotion - c_[static_cast<std::size_t>(j)];
+  if (!jointBiases(j, beta, load, root)) singular_[static_cast<std::size_t>(j)] = 1;
+  R.f1 = root.e;
   jointForce_[static_cast<std::size_t>(j)] = root.e;
-  if (ok) rates.segment(joint.iv, joint.nv) = root.mu;
+  rates.segment(joint.iv, joint.nv) = root.mu;
 }
 
 // Disassembly (thesis eq. (3.39) and the text after eq. (3.44)): C's handle forces give the

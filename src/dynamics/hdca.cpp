@@ -1,6 +1,6 @@
 #include "articula/dynamics/hdca.hpp"
 
-#include <exception>
+#include <string>
 
 #include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
@@ -8,9 +8,33 @@
 
 namespace articula {
 
+namespace {
+// Relative threshold of the numerical rank of J M^-1 J^T: far above round-off, far below the
+// conditioning of a mechanism away from a singular position (the reference formulation's choice).
+constexpr double kRankThreshold = 1e-10;
+}  // namespace
+
 Hdca::Hdca(const Model& model, const HdcaOptions& options)
-    : model_(model), ws_(model), handles_(model, options.pairing, options.threads, "hdca") {
+    : model_(model),
+      ws_(model),
+      handles_(model, options.pairing, options.threads, "hdca"),
+      impulses_(model),
+      constraints_(model) {
+  if (!model.prescribed.empty())
+    throw Error("formulation 'hdca' does not handle prescribed motion yet (the model has " +
+                std::to_string(model.prescribed.size()) + "); use 'reference' or 'hybrid'");
   const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
+  const auto rows = static_cast<Eigen::Index>(impulses_.size());
+  G_.setZero(model.nv, rows);
+  compliance_.setZero(rows, rows);
+  cod_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(rows, rows);
+  cod_.setThreshold(kRankThreshold);
+  sigma_.setZero(rows);
+  rhs_.setZero(rows);
+  zeroLoad_.setZero(model.nv);
+  column_.setZero(model.nv);
+  loopImpulse_.assign(bodies, Vec6::Zero());
+  impulseRate_.assign(bodies, Vec6::Zero());
   V_.assign(bodies, Vec6::Zero());
   subtreeForce_.assign(bodies, Vec6::Zero());
   nodeForce_.assign(handles_.tree().nodes().size(), Vec6::Zero());
@@ -21,8 +45,58 @@ Hdca::Hdca(const Model& model, const HdcaOptions& options)
 // joint loads), assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39)
 // giving the joint velocities (3.45), then each body's velocity from its leaf equation.
 void Hdca::velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
-  handles_.solve(
-      ws_, Vec6::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
+  runTiers(handles_.threads(), [&] {
+    handles_.solve(
+        ws_, Vec6::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
+  });
+  handles_.throwIfSingular("hdca");
+  if (impulses_.size() > 0) closeLoops(p, v);
+}
+
+// Closed loops: v = M^-1 (p + J^T sigma) with J v = 0. The sweep above gave v0 = M^-1 p; each
+// column of G = M^-1 J^T comes from a sweep at the same mobilities with the row's unit impulses
+// as leaf loads (mat-vec products only), then (J G) sigma = -J v0, solved for the minimum-norm
+// sigma (redundant rows, as a planar loop's out-of-plane ones, have J G singular; like the
+// reference formulation's decomposition, kRankThreshold sets the numerical rank). A last sweep with
+// the loads p and the impulses gives v, the joint momenta P* and the body velocities.
+void Hdca::closeLoops(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
+  impulses_.update(ws_);
+  constraints_.jacobian(ws_, 0.0);
+  const auto& rows = impulses_.rows();
+  const int bodies = model_.bodyCount();
+  for (int k = 0; k < impulses_.size(); ++k) {
+    const auto& row = rows[static_cast<std::size_t>(k)];
+    runTiers(handles_.threads(), [&] {
+      handles_.resolve(
+          ws_, Vec6::Zero(), zeroLoad_, column_,
+          [&](int i) {
+            if (i == row.bodyA)
+              handles_.setLeafForce(i, row.onA);
+            else if (i == row.bodyB)
+              handles_.setLeafForce(i, row.onB);
+            else
+              handles_.clearLeafForce(i);
+          },
+          [](int) {});
+    });
+    G_.col(k) = column_;
+  }
+  compliance_.noalias() = constraints_.J * G_;
+  rhs_.noalias() = -constraints_.J * v;
+  cod_.compute(compliance_);
+  sigma_ = cod_.solve(rhs_);
+  for (int i = 0; i <= bodies; ++i) loopImpulse_[static_cast<std::size_t>(i)].setZero();
+  for (int k = 0; k < impulses_.size(); ++k) {
+    const auto& row = rows[static_cast<std::size_t>(k)];
+    loopImpulse_[static_cast<std::size_t>(row.bodyA)] += sigma_[k] * row.onA;
+    loopImpulse_[static_cast<std::size_t>(row.bodyB)] += sigma_[k] * row.onB;
+  }
+  runTiers(handles_.threads(), [&] {
+    handles_.resolve(
+        ws_, Vec6::Zero(), p, v, [&](int i) { handles_.setLeafForce(i, loopImpulse_[static_cast<std::size_t>(i)]); },
+        [&](int i) { bodyVelocity(i); });
+  });
+  handles_.throwIfSingular("hdca");
 }
 
 // V = Phi (f_1 + f_2) (eq. (3.30)); the force elements read it in body axes.
@@ -44,6 +118,7 @@ void Hdca::leafForce(int i) {
   F.head<3>() += (R * body.com).cross(weight);
   F.tail<3>().noalias() = R * ws_.fext[idx].lin;
   F.tail<3>() += weight;
+  if (impulses_.size() > 0) F -= impulseRate_[idx];  // (dJ/dt)^T sigma (constraint_impulses.hpp)
 }
 
 // The applied forces on C's bodies: A's plus B's shifted from B's top to C's top.
@@ -118,31 +193,18 @@ void Hdca::forceSweep(const Eigen::VectorXd& v, Eigen::VectorXd& pdot) {
 void Hdca::derivatives(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v,
                        Eigen::VectorXd& pdot) {
   updatePositions(model_, ws_, q);
-  // One parallel region for both sweeps; what runs between them runs on one thread, and an
-  // exception is carried out of the region (where it must not escape) and rethrown after it.
-  std::exception_ptr failure;
-  bool go = true;
-  runTiers(handles_.threads(), [&] {
-    velocitySweep(p, v);
-#pragma omp single
-    {
-      try {
-        handles_.throwIfSingular("hdca");
-        evaluateForceElements(model_, ws_, t, q, v);
-      } catch (...) {
-        failure = std::current_exception();
-        go = false;
-      }
-    }
-    if (go) forceSweep(v, pdot);
-  });
-  if (failure) std::rethrow_exception(failure);
+  velocitySweep(p, v);
+  evaluateForceElements(model_, ws_, t, q, v);
+  if (impulses_.size() > 0) {
+    for (Vec6& rate : impulseRate_) rate.setZero();
+    impulses_.addRates(ws_, sigma_, impulseRate_);
+  }
+  runTiers(handles_.threads(), [&] { forceSweep(v, pdot); });
 }
 
 void Hdca::velocities(const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v) {
   updatePositions(model_, ws_, q);
-  runTiers(handles_.threads(), [&] { velocitySweep(p, v); });
-  handles_.throwIfSingular("hdca");
+  velocitySweep(p, v);
 }
 
 // p_j = S_j^T P_j with P_j summed from the leaves to the root in body axes (the momentum form of

@@ -184,8 +184,13 @@ TEST(Hdca, OneTwoAndThreeThreadsGiveIdenticalBits) {
   }
 }
 
-TEST(Hdca, RejectsLoopsBadThreadCountsAndNonFiniteStates) {
-  EXPECT_THROW(Hdca(makeNFourBar(1)), Error);
+TEST(Hdca, RejectsPrescribedMotionBadThreadCountsAndNonFiniteStates) {
+  ModelBuilder driven = chainBuilder(2, false);
+  PrescribedMotionSpec drive;
+  drive.name = "drive";
+  drive.joint = "joint1";
+  driven.addPrescribedMotion(drive);
+  EXPECT_THROW(Hdca(driven.build()), Error);
   EXPECT_THROW(Hdca(makeChain(3, true), HdcaOptions{0}), Error);
   const Model model = makeChain(5, true);
   Hdca hdca(model);

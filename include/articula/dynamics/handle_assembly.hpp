@@ -59,8 +59,8 @@ inline Vec6 forceAt(const Vec6& f, const Vec3& s) {
 
 class HandleAssembly {
  public:
-  /// Throws articula::Error, naming `formulation`, for a model with loop closures or prescribed
-  /// motion (the handle equations are those of an open tree), or for threads < 1.
+  /// The handle equations of the model's spanning tree (loop closures are the caller's). Throws
+  /// articula::Error, naming `formulation`, for threads < 1.
   HandleAssembly(const Model& model, const PairingPolicy& pairing, int threads, std::string_view formulation);
 
   const AssemblyTree& tree() const { return tree_; }
@@ -74,6 +74,8 @@ class HandleAssembly {
   void leaf(const Workspace& ws, int body);
   /// Sets leaf i's bias to b = Phi f for the force f on it (world axes, about its origin).
   void setLeafForce(int body, const Vec6& force);
+  /// Sets leaf i's bias to zero (no force on it).
+  void clearLeafForce(int body);
   /// Joint i's bias term c in the relative motion m_child = m_parent + S qdot + c (world axes,
   /// about the child's origin); zero unless set.
   Vec6& jointBias(int joint) { return c_[static_cast<std::size_t>(joint)]; }
@@ -82,9 +84,13 @@ class HandleAssembly {
 
   /// Assembly of a node of tier >= 1 (eq. (3.42)); `load` holds each joint's S^T f.
   void assemble(const Workspace& ws, int node, const Eigen::VectorXd& load);
-  /// Base connection of a root (eq. (3.44)) to the ground moving with `groundMotion`; writes the
-  /// root joint's rates into `rates`.
-  void solveRoot(int node, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates);
+  /// The right-hand-side part of assemble alone, for new leaf biases, joint biases or loads at
+  /// the configuration of the last assemble (the mobilities are kept).
+  void assembleBiases(const Workspace& ws, int node, const Eigen::VectorXd& load);
+  /// Base connection of root k (eq. (3.44)) to the ground: factorRoot once per configuration,
+  /// then solveRoot for the ground moving with `groundMotion`, writing the root joint's rates.
+  void factorRoot(int k);
+  void solveRoot(int k, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates);
   /// Disassembly of a node of tier >= 1 (eq. (3.39)); writes its joint's rates.
   void disassemble(const Workspace& ws, int node, Eigen::VectorXd& rates);
   /// One sweep: leafUp(body) sets each leaf (leaf(), jointBias, setLeafForce), then assembly
@@ -94,12 +100,15 @@ class HandleAssembly {
   template <class LeafUp, class LeafDown>
   void solve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates,
              const LeafUp& leafUp, const LeafDown& leafDown) {
-    schedule_.sweep(
-        leafUp, [&](int node) { assemble(ws, node, load); },
-        [&] {
-          for (int root : tree_.roots()) solveRoot(root, groundMotion, load, rates);
-        },
-        [&](int node) { disassemble(ws, node, rates); }, leafDown);
+    sweep(ws, groundMotion, load, rates, leafUp, leafDown, true);
+  }
+  /// The same sweep for new right-hand sides (leaf biases set by leafUp with setLeafForce or
+  /// clearLeafForce, joint biases, loads, ground motion) at the configuration of the last solve:
+  /// mat-vec products only, several times cheaper than solve.
+  template <class LeafUp, class LeafDown>
+  void resolve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates,
+               const LeafUp& leafUp, const LeafDown& leafDown) {
+    sweep(ws, groundMotion, load, rates, leafUp, leafDown, false);
   }
 
   /// After disassembly: the force (momentum) body i receives from its parent across joint i
@@ -129,7 +138,27 @@ class HandleAssembly {
     JointElimination joint;
   };
 
-  bool eliminate(const Mat6& K, int joint, const Vec6& beta, const Eigen::VectorXd& load, JointElimination& out) const;
+  bool factorJoint(const Mat6& K, int joint, JointElimination& out) const;
+  bool jointBiases(int joint, const Vec6& beta, const Eigen::VectorXd& load, JointElimination& el) const;
+  template <class LeafUp, class LeafDown>
+  void sweep(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates,
+             const LeafUp& leafUp, const LeafDown& leafDown, bool factor) {
+    schedule_.sweep(
+        leafUp,
+        [&](int node) {
+          if (factor)
+            assemble(ws, node, load);
+          else
+            assembleBiases(ws, node, load);
+        },
+        [&] {
+          for (int k = 0; k < static_cast<int>(tree_.roots().size()); ++k) {
+            if (factor) factorRoot(k);
+            solveRoot(k, groundMotion, load, rates);
+          }
+        },
+        [&](int node) { disassemble(ws, node, rates); }, leafDown);
+  }
   /// The joint's force and rates for the relative-motion change y = beta - r.
   static void applyElimination(const JointElimination& el, const Vec6& y, Vec6& f, Eigen::Ref<Eigen::VectorXd> qdot);
   /// From the origin of joint j's parent body to the origin of its child body, world axes.
@@ -143,6 +172,7 @@ class HandleAssembly {
   std::vector<SubspaceForce> S_;             // motion subspaces, world axes
   std::vector<Vec6> c_;                      // joint bias terms, world axes
   std::vector<NodeEquations> eq_;
+  std::vector<JointElimination> rootJoint_;  // per root, in roots() order
   std::vector<Vec6> jointForce_;
   std::vector<char> singular_;  // per joint: its elimination failed in the last sweep
 };

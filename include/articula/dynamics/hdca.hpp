@@ -35,7 +35,11 @@
 
 #include <vector>
 
+#include <Eigen/QR>
+
+#include "articula/dynamics/constraint_impulses.hpp"
 #include "articula/dynamics/handle_assembly.hpp"
+#include "articula/kinematics/constraints.hpp"
 
 namespace articula {
 
@@ -46,7 +50,7 @@ struct HdcaOptions {
 
 class Hdca {
  public:
-  /// Throws articula::Error for a model with loop closures or prescribed motion, or threads < 1.
+  /// Throws articula::Error for a model with prescribed motion, or threads < 1.
   explicit Hdca(const Model& model, const HdcaOptions& options = {});
 
   /// Hamilton's equations at (t, q, p): joint velocities v (so qdot = G(q) v) and momentum rates
@@ -54,9 +58,11 @@ class Hdca {
   /// mobility is singular or not finite.
   void derivatives(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v,
                    Eigen::VectorXd& pdot);
-  /// The state map v = v(q, p) = M(q)^-1 p (velocity-level sweep only).
+  /// The state map v = v(q, p) (velocity level only): M(q)^-1 p on open trees, M^-1 (p + J^T sigma)
+  /// with J v = 0 on closed loops.
   void velocities(const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v);
-  /// The state map p = p(q, v) = M(q) v, by one recursion over the bodies (O(n)).
+  /// A state map p = p(q, v) = M(q) v, by one recursion over the bodies (O(n)); on closed loops
+  /// (v with J v = 0) the canonical momenta with sigma = 0, one of those that map back to v.
   void momenta(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& p);
 
   const Model& model() const { return model_; }
@@ -64,9 +70,13 @@ class Hdca {
   /// After derivatives() or velocities(): the spatial momentum P_j of the bodies below joint j
   /// (world axes, about body j's origin; index 0 unused).
   const std::vector<Vec6>& jointMomenta() const { return handles_.jointForces(); }
+  /// After derivatives() or velocities() on closed loops: the constraint impulses sigma, one per
+  /// row of the loops' constraint Jacobian (empty on open trees).
+  const Eigen::VectorXd& constraintImpulses() const { return sigma_; }
 
  private:
   void velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v);
+  void closeLoops(const Eigen::VectorXd& p, Eigen::VectorXd& v);
   void bodyVelocity(int body);
   void forceSweep(const Eigen::VectorXd& v, Eigen::VectorXd& pdot);
   void leafForce(int body);
@@ -81,6 +91,13 @@ class Hdca {
   std::vector<Vec6> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin
   std::vector<Vec6> belowForce_;    // per node: applied forces on the bodies below its bottom body, about it
   std::vector<Vec6> subtreeForce_;  // per joint: F_j, about its child's origin
+  // Closed loops (closeLoops): impulses, Jacobian, G = M^-1 J^T, its compliance J G, sigma.
+  ConstraintImpulses impulses_;
+  ConstraintEvaluator constraints_;
+  Eigen::MatrixXd G_, compliance_;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
+  Eigen::VectorXd sigma_, rhs_, zeroLoad_, column_;
+  std::vector<Vec6> loopImpulse_, impulseRate_;  // per body: sum of sigma_k times its impulses, their rates
 };
 
 }  // namespace articula
