@@ -2,11 +2,22 @@
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
+#include "articula/simulate/step_projection.hpp"
 
 namespace articula {
 
-HamiltonianSystem::HamiltonianSystem(const Model& model, const HdcaOptions& options)
-    : model_(model), hdca_(model, options), ws_(model), q_(model.nq), p_(model.nv), v_(model.nv), pdot_(model.nv) {}
+HamiltonianSystem::HamiltonianSystem(const Model& model, const HdcaOptions& options, bool projectPositions,
+                                     double projectionTolerance)
+    : model_(model),
+      hdca_(model, options),
+      projectPositions_(projectPositions && model.hasConstraints()),
+      projectionTolerance_(projectionTolerance),
+      projector_(model),
+      ws_(model),
+      q_(model.nq),
+      p_(model.nv),
+      v_(model.nv),
+      pdot_(model.nv) {}
 
 void HamiltonianSystem::derivative(double t, const Eigen::VectorXd& x, Eigen::VectorXd& xdot) {
   q_ = x.head(model_.nq);
@@ -16,9 +27,10 @@ void HamiltonianSystem::derivative(double t, const Eigen::VectorXd& x, Eigen::Ve
   xdot.tail(model_.nv) = pdot_;
 }
 
-bool HamiltonianSystem::afterStep(double /*t*/, Eigen::VectorXd& x) {
+bool HamiltonianSystem::afterStep(double t, Eigen::VectorXd& x) {
   q_ = x.head(model_.nq);
   normalizeConfiguration(model_, q_);
+  if (projectPositions_) projectPositionsAfterStep(projector_, t, q_, projectionTolerance_);
   const bool changed = q_ != x.head(model_.nq);
   x.head(model_.nq) = q_;
   return changed;

@@ -1,8 +1,7 @@
 #include "articula/simulate/system.hpp"
 
-#include <cstdio>
-
 #include "articula/kinematics/kinematics.hpp"
+#include "articula/simulate/step_projection.hpp"
 
 namespace articula {
 
@@ -31,16 +30,7 @@ bool MultibodySystem::afterStep(double t, Eigen::VectorXd& x) {
   normalizeConfiguration(model_, q_);
   if (stabilization_ == Stabilization::Projection && model_.hasConstraints() &&
       !formulation_->correctState(t, q_, v_, projectionTolerance_)) {
-    const double error = projector_.projectPositions(t, q_, projectionTolerance_);
-    // A Newton projection that ends far above its tolerance diverged or stalled: the step
-    // went too far from the constraint manifold (kFailureFactor leaves room for round-off).
-    constexpr double kFailureFactor = 1e3;
-    if (!(error <= kFailureFactor * projectionTolerance_)) {
-      char msg[160];
-      std::snprintf(msg, sizeof msg, "the position projection did not converge (constraint error %.3g, tolerance %.3g)",
-                    error, projectionTolerance_);
-      throw StepRejected(msg);
-    }
+    const double error = projectPositionsAfterStep(projector_, t, q_, projectionTolerance_);
     worstProjection_ = std::max(worstProjection_, error);
     projector_.projectVelocities(t, q_, v_);
   }
