@@ -3,6 +3,7 @@
 // accelerations() evaluation of the acceleration-level DCA (dca), next to the articulated-body
 // algorithm (aba); the assembly tree's depth is reported as a counter. All include evaluating the
 // (empty) force elements; aba takes its planar kernel on the planar chain, hdca and dca stay 6D.
+// HdcaLoops/ReferenceLoops: the same on the N-four-bar's closed loops.
 // Run: build-bench/bin/bench_divide_and_conquer --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -48,7 +49,7 @@ void HdcaHamilton(benchmark::State& state, bool spatial, int threads) {
   state.counters["depth"] = hdca.tree().depth();
 }
 
-#define ARTICULA_DC_SIZES ->Arg(4)->Arg(16)->Arg(64)->Arg(256)->Arg(1024)
+#define ARTICULA_DC_SIZES ->Arg(4)->Arg(16)->Arg(64)->Arg(256)->Arg(1024)->Arg(4096)
 
 BENCHMARK_CAPTURE(Aba, chain, false) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Dca, chain_1thread, false, 1) ARTICULA_DC_SIZES;
@@ -60,6 +61,29 @@ BENCHMARK_CAPTURE(Dca, spatial_1thread, true, 1) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Dca, spatial_2threads, true, 2) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(HdcaHamilton, spatial_1thread, true, 1) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(HdcaHamilton, spatial_2threads, true, 2) ARTICULA_DC_SIZES;
+
+// Closed loops: the IFToMM A02 N-four-bar (N loops, 2N + 1 bodies): one HDCA evaluation (a full
+// sweep plus one right-hand-side sweep per constraint row, rows = 5 N) against one evaluation of
+// the reference formulation's accelerations (dense mass matrix and constraint decomposition).
+void HdcaLoops(benchmark::State& state) {
+  const Model model = makeNFourBar(static_cast<int>(state.range(0)));
+  Hdca hdca(model);
+  Eigen::VectorXd p(model.nv), v(model.nv), pdot(model.nv);
+  hdca.momenta(model.q0, model.v0, p);
+  for (auto _ : state) {
+    hdca.derivatives(0.0, model.q0, p, v, pdot);
+    benchmark::DoNotOptimize(pdot.data());
+  }
+}
+
+void ReferenceLoops(benchmark::State& state) {
+  const Model model = makeNFourBar(static_cast<int>(state.range(0)));
+  auto reference = makeFormulation("reference", model);
+  accelerations(state, model, *reference);
+}
+
+BENCHMARK(HdcaLoops)->Arg(1)->Arg(4)->Arg(16);
+BENCHMARK(ReferenceLoops)->Arg(1)->Arg(4)->Arg(16);
 
 }  // namespace
 

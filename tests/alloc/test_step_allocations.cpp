@@ -11,6 +11,7 @@
 #include "articula/integrate/integrator.hpp"
 #include "articula/integrate/structural.hpp"
 #include "articula/model/generators.hpp"
+#include "articula/simulate/hamiltonian_system.hpp"
 #include "articula/simulate/system.hpp"
 
 namespace {
@@ -75,6 +76,30 @@ TEST(StepAllocations, CrbaAllocatesNothing) {
 TEST(StepAllocations, DcaAllocatesNothing) {
   const Model model = makeChain(16, true);
   EXPECT_EQ(allocationsDuringSteps("dca", "rk4", model), 0);
+}
+
+// HDCA in [q; p] with rk4: a spatial chain (1 and 2 threads), and closed loops with the position
+// projection after every step (the four-bar with a spring-damper, the RSSR with its ball loop).
+TEST(StepAllocations, HdcaAllocatesNothing) {
+  auto count = [](const Model& model, int threads, bool project) {
+    HamiltonianSystem system(model, HdcaOptions{threads}, project);
+    IntegratorOptions o;
+    o.dt = 1e-3;
+    auto integ = makeIntegrator("rk4", o);
+    Eigen::VectorXd qv(model.nq + model.nv), qp(model.nq + model.nv);
+    qv << model.q0, model.v0;
+    system.canonicalState(qv, qp);
+    integ->initialize(system, 0.0, qp);
+    integ->step(1.0);  // warm-up
+    const long before = allocations.load();
+    for (int k = 0; k < 200; ++k) integ->step(1.0);
+    return allocations.load() - before;
+  };
+  const Model chain = makeChain(16, true);
+  EXPECT_EQ(count(chain, 1, false), 0);
+  EXPECT_EQ(count(chain, 2, false), 0);
+  EXPECT_EQ(count(test_models::fourBarWithShock(), 1, true), 0);
+  EXPECT_EQ(count(makeRssr(0.4), 1, true), 0);
 }
 
 TEST(StepAllocations, SemiRecursiveAllocatesNothing) {
