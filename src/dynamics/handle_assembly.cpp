@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "articula/core/error.hpp"
@@ -10,33 +11,43 @@ namespace articula {
 
 namespace {
 
+template <class S>
+Mat3T<S> cross(const Vec3T<S>& s) {
+  Mat3T<S> m;
+  m << S(0), -s.z(), s.y(), s.z(), S(0), -s.x(), -s.y(), s.x(), S(0);
+  return m;
+}
+
 // T M and M T^T for a 6x6 M (see motionAt).
-Mat6 shiftRows(const Mat6& M, const Vec3& s) {
-  Mat6 out = M;
-  out.bottomRows<3>().noalias() -= skew(s) * M.topRows<3>();
+template <class S>
+Mat6T<S> shiftRows(const Mat6T<S>& M, const Vec3T<S>& s) {
+  Mat6T<S> out = M;
+  out.template bottomRows<3>().noalias() -= cross(s) * M.template topRows<3>();
   return out;
 }
-Mat6 shiftColumns(const Mat6& M, const Vec3& s) {
-  Mat6 out = M;
-  out.rightCols<3>().noalias() += M.leftCols<3>() * skew(s);
+template <class S>
+Mat6T<S> shiftColumns(const Mat6T<S>& M, const Vec3T<S>& s) {
+  Mat6T<S> out = M;
+  out.template rightCols<3>().noalias() += M.template leftCols<3>() * cross(s);
   return out;
 }
 
 }  // namespace
 
-HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing, int threads,
+template <class Scalar>
+BasicHandleAssembly<Scalar>::BasicHandleAssembly(const Model& model, const PairingPolicy& pairing, int threads,
                                std::string_view formulation)
     : model_(model), tree_(model, pairing), threads_(threads), schedule_(tree_, std::max(1, threads)) {
   if (threads < 1) throw Error(std::string(formulation) + ": the thread count must be at least 1");
   const int n = model.bodyCount();
-  inverseCentralInertia_.resize(static_cast<std::size_t>(n) + 1, Mat3::Zero());
+  inverseCentralInertia_.resize(static_cast<std::size_t>(n) + 1, M3::Zero());
   S_.resize(static_cast<std::size_t>(n) + 1);
-  c_.assign(static_cast<std::size_t>(n) + 1, Vec6::Zero());
-  jointForce_.assign(static_cast<std::size_t>(n) + 1, Vec6::Zero());
+  c_.assign(static_cast<std::size_t>(n) + 1, V6::Zero());
+  jointForce_.assign(static_cast<std::size_t>(n) + 1, V6::Zero());
   singular_.assign(static_cast<std::size_t>(n) + 1, 0);
   for (int i = 1; i <= n; ++i) {
     inverseCentralInertia_[static_cast<std::size_t>(i)] =
-        model.bodies[static_cast<std::size_t>(i)].inertiaCom.inverse();
+        model.bodies[static_cast<std::size_t>(i)].inertiaCom.inverse().template cast<Scalar>();
     S_[static_cast<std::size_t>(i)].setZero(6, model.joints[static_cast<std::size_t>(i)].nv);
   }
   eq_.resize(tree_.nodes().size());
@@ -59,46 +70,50 @@ HandleAssembly::HandleAssembly(const Model& model, const PairingPolicy& pairing,
 
 // Phi = I^-1 for the spatial inertia I about the body's origin, formed from the central inertia
 // Ic and the centre of mass c: [Ic^-1, -Ic^-1 cx; cx Ic^-1, 1/m - cx Ic^-1 cx]. World axes.
-void HandleAssembly::leaf(const Workspace& ws, int i) {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::leaf(const Workspace& ws, int i) {
   const auto idx = static_cast<std::size_t>(i);
   const Joint& joint = model_.joints[idx];
   const Body& body = model_.bodies[idx];
-  const Mat3 R = ws.X0[idx].E.transpose();  // body axes in world axes
+  const M3 R = ws.X0[idx].E.transpose().template cast<Scalar>();  // body axes in world axes
   for (int k = 0; k < joint.nv; ++k) {
-    S_[idx].col(k).head<3>().noalias() = R * ws.joint[idx].S.col(k).head<3>();
-    S_[idx].col(k).tail<3>().noalias() = R * ws.joint[idx].S.col(k).tail<3>();
+    S_[idx].col(k).template head<3>().noalias() = R * ws.joint[idx].S.col(k).head<3>().template cast<Scalar>();
+    S_[idx].col(k).template tail<3>().noalias() = R * ws.joint[idx].S.col(k).tail<3>().template cast<Scalar>();
   }
-  const Mat3 invIc = R * inverseCentralInertia_[idx] * R.transpose();
-  const Mat3 cx = skew(R * body.com);
-  const Mat3 invIcCx = invIc * cx;
+  const M3 invIc = R * inverseCentralInertia_[idx] * R.transpose();
+  const M3 cx = cross(V3(R * body.com.template cast<Scalar>()));
+  const M3 invIcCx = invIc * cx;
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
-  Mat6& phi = eq.phi11;
-  phi.topLeftCorner<3, 3>() = invIc;
-  phi.topRightCorner<3, 3>() = -invIcCx;
-  phi.bottomLeftCorner<3, 3>() = -invIcCx.transpose();  // cx Ic^-1
-  phi.bottomRightCorner<3, 3>() = Mat3::Identity() / body.mass;
-  phi.bottomRightCorner<3, 3>().noalias() -= cx * invIcCx;
+  M6& phi = eq.phi11;
+  phi.template topLeftCorner<3, 3>() = invIc;
+  phi.template topRightCorner<3, 3>() = -invIcCx;
+  phi.template bottomLeftCorner<3, 3>() = -invIcCx.transpose();  // cx Ic^-1
+  phi.template bottomRightCorner<3, 3>() = M3::Identity() / static_cast<Scalar>(body.mass);
+  phi.template bottomRightCorner<3, 3>().noalias() -= cx * invIcCx;
   eq.phi12 = phi;
   eq.phi22 = phi;
   eq.b1.setZero();
   eq.b2.setZero();
 }
 
-void HandleAssembly::setLeafForce(int i, const Vec6& force) {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::setLeafForce(int i, const V6& force) {
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.b1.noalias() = eq.phi11 * force;
   eq.b2 = eq.b1;
 }
 
-void HandleAssembly::clearLeafForce(int i) {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::clearLeafForce(int i) {
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.b1.setZero();
   eq.b2.setZero();
 }
 
-Vec6 HandleAssembly::leafMotion(int i) const {
+template <class Scalar>
+typename BasicHandleAssembly<Scalar>::V6 BasicHandleAssembly<Scalar>::leafMotion(int i) const {
   const NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
-  Vec6 m = eq.b1;
+  V6 m = eq.b1;
   m.noalias() += eq.phi11 * (eq.f1 + eq.f2);
   return m;
 }
@@ -108,21 +123,23 @@ namespace {
 // Thin QR of U (6 x nv, full column rank) by Gram-Schmidt applied twice to each column, which
 // keeps Q orthonormal to round-off for any conditioning short of rank deficiency. Returns false
 // when a column is (numerically) dependent on the previous ones.
-bool thinQR(const SubspaceForce& U, SubspaceForce& Q, SmallMatrix& R) {
+template <class Sub, class SmallM>
+bool thinQR(const Sub& U, Sub& Q, SmallM& R) {
+  using S = typename Sub::Scalar;
   const Eigen::Index nv = U.cols();
   R.setZero(nv, nv);
   Q = U;
   for (Eigen::Index k = 0; k < nv; ++k) {
     for (int pass = 0; pass < 2; ++pass)
       for (Eigen::Index i = 0; i < k; ++i) {
-        const double r = Q.col(i).dot(Q.col(k));
+        const S r = Q.col(i).dot(Q.col(k));
         R(i, k) += r;
         Q.col(k) -= r * Q.col(i);
       }
-    const double norm = Q.col(k).norm();
-    if (!(norm > 1e-12 * U.col(k).norm())) return false;
+    const S norm = Q.col(k).norm();
+    if (!(norm > S(1e3) * std::numeric_limits<S>::epsilon() * U.col(k).norm())) return false;
     R(k, k) = norm;
-    Q.col(k) *= 1.0 / norm;
+    Q.col(k) *= S(1) / norm;
   }
   return true;
 }
@@ -131,17 +148,18 @@ bool thinQR(const SubspaceForce& U, SubspaceForce& Q, SmallMatrix& R) {
 // one square root and one division per column (Eigen's LLT divides every entry, and its
 // triangular solves with a matrix right-hand side take the blocked general-size path, both
 // several times slower at 6x6). Returns false unless K is numerically positive definite.
-bool inverseCholeskyFactor(const Mat6& K, Mat6& Linv) {
-  Mat6 L;
-  Vec6 reciprocal;
+template <class S>
+bool inverseCholeskyFactor(const Mat6T<S>& K, Mat6T<S>& Linv) {
+  Mat6T<S> L;
+  Vec6T<S> reciprocal;
   for (int j = 0; j < 6; ++j) {
-    double d = K(j, j);
+    S d = K(j, j);
     for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
-    if (!(d > 0.0) || !std::isfinite(d)) return false;
+    if (!(d > S(0)) || !std::isfinite(d)) return false;
     L(j, j) = std::sqrt(d);
-    reciprocal[j] = 1.0 / L(j, j);
+    reciprocal[j] = S(1) / L(j, j);
     for (int i = j + 1; i < 6; ++i) {
-      double x = K(i, j);
+      S x = K(i, j);
       for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
       L(i, j) = x * reciprocal[j];
     }
@@ -150,7 +168,7 @@ bool inverseCholeskyFactor(const Mat6& K, Mat6& Linv) {
   for (int j = 0; j < 6; ++j) {
     Linv(j, j) = reciprocal[j];
     for (int i = j + 1; i < 6; ++i) {
-      double sum = 0.0;
+      S sum = S(0);
       for (int k = j; k < i; ++k) sum += L(i, k) * Linv(k, j);
       Linv(i, j) = -sum * reciprocal[i];
     }
@@ -160,19 +178,22 @@ bool inverseCholeskyFactor(const Mat6& K, Mat6& Linv) {
 
 // M -= A^T A for symmetric M: the lower triangle by column dot products, mirrored (half the
 // work of the full product).
-void subtractGram(Mat6& M, const Mat6& A) {
+template <class S>
+void subtractGram(Mat6T<S>& M, const Mat6T<S>& A) {
   for (int j = 0; j < 6; ++j)
     for (int i = j; i < 6; ++i) M(i, j) -= A.col(i).dot(A.col(j));
-  M.triangularView<Eigen::StrictlyUpper>() = M.transpose();
+  M.template triangularView<Eigen::StrictlyUpper>() = M.transpose();
 }
 
-using ProjectedRows = Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 6, 6>;
+template <class S>
+using ProjectedRows = Eigen::Matrix<S, Eigen::Dynamic, 6, 0, 6, 6>;
 
 // M += B^T C for the few rows of B and C (one per joint coordinate): a sum of fixed-size outer
 // products.
-void addRowProducts(Mat6& M, const ProjectedRows& B, const ProjectedRows& C) {
+template <class S>
+void addRowProducts(Mat6T<S>& M, const ProjectedRows<S>& B, const ProjectedRows<S>& C) {
   for (Eigen::Index k = 0; k < B.rows(); ++k) {
-    const Vec6 b = B.row(k).transpose(), c = C.row(k).transpose();
+    const Vec6T<S> b = B.row(k).transpose(), c = C.row(k).transpose();
     M.noalias() += b * c.transpose();
   }
 }
@@ -187,35 +208,38 @@ void addRowProducts(Mat6& M, const ProjectedRows& B, const ProjectedRows& C) {
 // which is thesis eq. (3.38)-(3.39): L^-T P L^-1 equals D (D^T K D)^-1 D^T for any D spanning the
 // constraint directions (D^T S = 0), and no D is formed. factorJoint writes the factors (they
 // depend on the configuration only), jointBiases the force e and rates mu at r = beta.
-bool HandleAssembly::factorJoint(const Mat6& K, int j, JointElimination& out) const {
+template <class Scalar>
+bool BasicHandleAssembly<Scalar>::factorJoint(const M6& K, int j, JointElimination& out) const {
   if (!inverseCholeskyFactor(K, out.Linv)) return false;
-  const SubspaceForce U = out.Linv.lazyProduct(S_[static_cast<std::size_t>(j)]);
+  const Sub U = out.Linv.lazyProduct(S_[static_cast<std::size_t>(j)]);
   return thinQR(U, out.Q, out.R);
 }
 
-bool HandleAssembly::jointBiases(int j, const Vec6& beta, const Eigen::VectorXd& load, JointElimination& el) const {
+template <class Scalar>
+bool BasicHandleAssembly<Scalar>::jointBiases(int j, const V6& beta, const VecX& load, JointElimination& el) const {
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
-  const Vec6 z = el.Linv * beta;
-  SmallVector t = load.segment(joint.iv, joint.nv);
-  el.R.transpose().triangularView<Eigen::Lower>().solveInPlace(t);  // R^-T tau
+  const V6 z = el.Linv * beta;
+  SmallV t = load.segment(joint.iv, joint.nv);
+  el.R.transpose().template triangularView<Eigen::Lower>().solveInPlace(t);  // R^-T tau
   t.noalias() += el.Q.transpose() * z;
-  Vec6 g = -z;
+  V6 g = -z;
   g.noalias() += el.Q * t;
   el.e.noalias() = el.Linv.transpose() * g;
   el.mu = t;
-  el.R.triangularView<Eigen::Upper>().solveInPlace(el.mu);
+  el.R.template triangularView<Eigen::Upper>().solveInPlace(el.mu);
   return std::isfinite(el.e.sum() + el.mu.sum());
 }
 
 // f = e + W y and qdot = mu - Y^T y for y = beta - r (see factorJoint).
-void HandleAssembly::applyElimination(const JointElimination& el, const Vec6& y, Vec6& f,
-                                      Eigen::Ref<Eigen::VectorXd> qdot) {
-  Vec6 z = el.Linv * y;
-  SmallVector c = el.Q.transpose() * z;
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::applyElimination(const JointElimination& el, const V6& y, V6& f,
+                                      Eigen::Ref<VecX> qdot) {
+  V6 z = el.Linv * y;
+  SmallV c = el.Q.transpose() * z;
   z.noalias() -= el.Q * c;
   f = el.e;
   f.noalias() += el.Linv.transpose() * z;
-  el.R.triangularView<Eigen::Upper>().solveInPlace(c);
+  el.R.template triangularView<Eigen::Upper>().solveInPlace(c);
   qdot = el.mu - c;
 }
 
@@ -227,27 +251,28 @@ void HandleAssembly::applyElimination(const JointElimination& el, const Vec6& y,
 // handle is B's (compress), -Phi^A_22 shifted when it stays A's (rake). Substituting f into A's
 // upper handle and into C's lower handle gives C's coefficients; with W = L^-T P L^-1 the
 // products weighted by W are formed from H = L^-1 A12^T and J = L^-1 X.
-void HandleAssembly::assemble(const Workspace& ws, int node, const Eigen::VectorXd& load) {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::assemble(const Workspace& ws, int node, const VecX& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
-  const Vec3 s = jointOffset(ws, n.joint);
-  const Mat6 A12 = shiftColumns(A.phi12, s);
-  const Mat6 A22 = shiftRows(A.phi22, s);  // T Phi^A_22
-  const Mat6 K = B.phi11 + shiftColumns(A22, s);
+  const V3 s = jointOffset(ws, n.joint);
+  const M6 A12 = shiftColumns(A.phi12, s);
+  const M6 A22 = shiftRows(A.phi22, s);  // T Phi^A_22
+  const M6 K = B.phi11 + shiftColumns(A22, s);
   JointElimination& el = C.joint;
   singular_[static_cast<std::size_t>(n.joint)] = !factorJoint(K, n.joint, el);
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
-  const Mat6 H = el.Linv.lazyProduct(A12.transpose());
-  const ProjectedRows QH = el.Q.transpose().lazyProduct(H);
+  const M6 H = el.Linv.lazyProduct(A12.transpose());
+  const ProjectedRows<Scalar> QH = el.Q.transpose().lazyProduct(H);
   C.phi11 = A.phi11;
   subtractGram(C.phi11, H);
   addRowProducts(C.phi11, QH, QH);
   if (n.hasDownHandle) {  // else C's f_2 is zero: its lower-handle coefficients are never read
-    const Mat6 X = n.rake ? Mat6(-A22) : B.phi12;
-    const Mat6 J = el.Linv.lazyProduct(X);
-    const ProjectedRows QJ = el.Q.transpose().lazyProduct(J);
+    const M6 X = n.rake ? M6(-A22) : B.phi12;
+    const M6 J = el.Linv.lazyProduct(X);
+    const ProjectedRows<Scalar> QJ = el.Q.transpose().lazyProduct(J);
     if (n.rake) {
       C.phi12 = A.phi12;
       C.phi22 = A.phi22;
@@ -256,7 +281,7 @@ void HandleAssembly::assemble(const Workspace& ws, int node, const Eigen::Vector
       C.phi22 = B.phi22;
     }
     C.phi12.noalias() += H.transpose() * J;
-    addRowProducts(C.phi12, -QH, QJ);
+    addRowProducts(C.phi12, ProjectedRows<Scalar>(-QH), QJ);
     subtractGram(C.phi22, J);
     addRowProducts(C.phi22, QJ, QJ);
   }
@@ -265,17 +290,18 @@ void HandleAssembly::assemble(const Workspace& ws, int node, const Eigen::Vector
 
 // The right-hand sides of C's handle equations (the bias part of assemble): with A12 e =
 // Phi^A_12 T^T e and X^T e = -Phi^A_22 T^T e (rake) or Phi^B_21 e (compress), mat-vec products only.
-void HandleAssembly::assembleBiases(const Workspace& ws, int node, const Eigen::VectorXd& load) {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::assembleBiases(const Workspace& ws, int node, const VecX& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
-  const Vec3 s = jointOffset(ws, n.joint);
-  const Vec6 beta = B.b1 - motionAt(A.b2, s) - c_[static_cast<std::size_t>(n.joint)];
+  const V3 s = jointOffset(ws, n.joint);
+  const V6 beta = B.b1 - motionAt(A.b2, s) - c_[static_cast<std::size_t>(n.joint)];
   JointElimination& el = C.joint;
   if (!jointBiases(n.joint, beta, load, el)) singular_[static_cast<std::size_t>(n.joint)] = 1;
-  const Vec6 shifted = forceAt(el.e, s);  // T^T e
+  const V6 shifted = forceAt(el.e, s);  // T^T e
   C.b1 = A.b1;
   C.b1.noalias() -= A.phi12 * shifted;
   if (!n.hasDownHandle) return;
@@ -290,14 +316,16 @@ void HandleAssembly::assembleBiases(const Workspace& ws, int node, const Eigen::
 
 // Base connection (thesis eq. (3.44)): the root's upper handle is joined to the ground, whose
 // mobility is zero. factorRoot once per configuration, solveRoot for each right-hand side.
-void HandleAssembly::factorRoot(int k) {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::factorRoot(int k) {
   const int node = tree_.roots()[static_cast<std::size_t>(k)];
   const int j = tree_.nodes()[static_cast<std::size_t>(node)].top;
   singular_[static_cast<std::size_t>(j)] =
       !factorJoint(eq_[static_cast<std::size_t>(node)].phi11, j, rootJoint_[static_cast<std::size_t>(k)]);
 }
 
-void HandleAssembly::solveRoot(int k, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates) {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::solveRoot(int k, const V6& groundMotion, const VecX& load, VecX& rates) {
   const int node = tree_.roots()[static_cast<std::size_t>(k)];
   NodeEquations& R = eq_[static_cast<std::size_t>(node)];
   const int j = tree_.nodes()[static_cast<std::size_t>(node)].top;
@@ -309,7 +337,7 @@ void HandleAssembly::solveRoot(int k, const Vec6& groundMotion, const Eigen::Vec
     jointForce_[static_cast<std::size_t>(j)].setZero();
     return;
   }
-  const Vec6 beta = R.b1 - groundMotion - c_[static_cast<std::size_t>(j)];
+  const V6 beta = R.b1 - groundMotion - c_[static_cast<std::size_t>(j)];
   if (!jointBiases(j, beta, load, root)) singular_[static_cast<std::size_t>(j)] = 1;
   R.f1 = root.e;
   jointForce_[static_cast<std::size_t>(j)] = root.e;
@@ -319,13 +347,14 @@ void HandleAssembly::solveRoot(int k, const Vec6& groundMotion, const Eigen::Vec
 // Disassembly (thesis eq. (3.39) and the text after eq. (3.44)): C's handle forces give the
 // joint's relative-motion change y = Phi^A_21^ f_1 - X f_2, hence the joint force and rates, then
 // A's and B's handle forces.
-void HandleAssembly::disassemble(const Workspace& ws, int node, Eigen::VectorXd& rates) {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::disassemble(const Workspace& ws, int node, VecX& rates) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   const NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
-  const Vec3 s = jointOffset(ws, n.joint);
-  Vec6 y = motionAt(A.phi12.transpose() * C.f1, s);
+  const V3 s = jointOffset(ws, n.joint);
+  V6 y = motionAt(A.phi12.transpose() * C.f1, s);
   if (n.hasDownHandle) {
     if (n.rake)
       y += motionAt(A.phi22 * C.f2, s);
@@ -333,7 +362,7 @@ void HandleAssembly::disassemble(const Workspace& ws, int node, Eigen::VectorXd&
       y.noalias() -= B.phi12 * C.f2;
   }
   const Joint& joint = model_.joints[static_cast<std::size_t>(n.joint)];
-  Vec6 f;
+  V6 f;
   applyElimination(C.joint, y, f, rates.segment(joint.iv, joint.nv));
   A.f1 = C.f1;
   A.f2 = -forceAt(f, s);
@@ -343,12 +372,14 @@ void HandleAssembly::disassemble(const Workspace& ws, int node, Eigen::VectorXd&
   jointForce_[static_cast<std::size_t>(n.joint)] = f;
 }
 
-Vec3 HandleAssembly::jointOffset(const Workspace& ws, int j) const {
+template <class Scalar>
+typename BasicHandleAssembly<Scalar>::V3 BasicHandleAssembly<Scalar>::jointOffset(const Workspace& ws, int j) const {
   const auto idx = static_cast<std::size_t>(j);
-  return ws.X0[idx].r - ws.X0[static_cast<std::size_t>(model_.joints[idx].parent)].r;
+  return (ws.X0[idx].r - ws.X0[static_cast<std::size_t>(model_.joints[idx].parent)].r).template cast<Scalar>();
 }
 
-void HandleAssembly::throwIfSingular(std::string_view formulation) const {
+template <class Scalar>
+void BasicHandleAssembly<Scalar>::throwIfSingular(std::string_view formulation) const {
   for (int j = 1; j <= model_.bodyCount(); ++j)
     if (singular_[static_cast<std::size_t>(j)])
       throw Error(std::string(formulation) + ": the mobility at joint '" +
@@ -356,5 +387,8 @@ void HandleAssembly::throwIfSingular(std::string_view formulation) const {
                   "' is singular or not finite (the state or the loads are not finite, or a body has no inertia "
                   "about the joint's axes)");
 }
+
+template class BasicHandleAssembly<double>;
+template class BasicHandleAssembly<float>;
 
 }  // namespace articula

@@ -1,6 +1,7 @@
 #include "articula/dynamics/hdca.hpp"
 
 #include <string>
+#include <type_traits>
 
 #include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
@@ -10,11 +11,25 @@ namespace articula {
 
 namespace {
 // Relative threshold of the numerical rank of J M^-1 J^T: far above round-off, far below the
-// conditioning of a mechanism away from a singular position (the reference formulation's choice).
-constexpr double kRankThreshold = 1e-10;
+// conditioning of a mechanism away from a singular position (the reference formulation's choice
+// in double precision; in single precision about 1000 eps).
+template <class Scalar>
+constexpr double kRankThreshold = std::is_same_v<Scalar, float> ? 1e-4 : 1e-10;
+
+// x itself in double precision, else x rounded into `buffer`.
+template <class Scalar>
+const Eigen::VectorXd& inDouble(const VectorXT<Scalar>& x, Eigen::VectorXd& buffer) {
+  if constexpr (std::is_same_v<Scalar, double>) {
+    return x;
+  } else {
+    buffer = x.template cast<double>();
+    return buffer;
+  }
+}
 }  // namespace
 
-Hdca::Hdca(const Model& model, const HdcaOptions& options)
+template <class Scalar>
+BasicHdca<Scalar>::BasicHdca(const Model& model, const HdcaOptions& options)
     : model_(model),
       ws_(model),
       handles_(model, options.pairing, options.threads, "hdca"),
@@ -25,29 +40,31 @@ Hdca::Hdca(const Model& model, const HdcaOptions& options)
                 std::to_string(model.prescribed.size()) + "); use 'reference' or 'hybrid'");
   const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
   const auto rows = static_cast<Eigen::Index>(impulses_.size());
+  J_.setZero(rows, model.nv);
   G_.setZero(model.nv, rows);
   compliance_.setZero(rows, rows);
-  cod_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(rows, rows);
-  cod_.setThreshold(kRankThreshold);
+  cod_ = Eigen::CompleteOrthogonalDecomposition<MatX>(rows, rows);
+  cod_.setThreshold(kRankThreshold<Scalar>);
   sigma_.setZero(rows);
   rhs_.setZero(rows);
   zeroLoad_.setZero(model.nv);
   column_.setZero(model.nv);
-  loopImpulse_.assign(bodies, Vec6::Zero());
+  loopImpulse_.assign(bodies, V6::Zero());
   impulseRate_.assign(bodies, Vec6::Zero());
-  V_.assign(bodies, Vec6::Zero());
-  subtreeForce_.assign(bodies, Vec6::Zero());
-  nodeForce_.assign(handles_.tree().nodes().size(), Vec6::Zero());
-  belowForce_.assign(handles_.tree().nodes().size(), Vec6::Zero());
+  V_.assign(bodies, V6::Zero());
+  subtreeForce_.assign(bodies, V6::Zero());
+  nodeForce_.assign(handles_.tree().nodes().size(), V6::Zero());
+  belowForce_.assign(handles_.tree().nodes().size(), V6::Zero());
 }
 
 // Velocity level (thesis 3.4.1): leaves with zero bias (eq. (4.49), the momenta entering as
 // joint loads), assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39)
 // giving the joint velocities (3.45), then each body's velocity from its leaf equation.
-void Hdca::velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
+template <class Scalar>
+void BasicHdca<Scalar>::velocitySweep(const VecX& p, VecX& v) {
   runTiers(handles_.threads(), [&] {
     handles_.solve(
-        ws_, Vec6::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
+        ws_, V6::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
   });
   handles_.throwIfSingular("hdca");
   if (impulses_.size() > 0) closeLoops(p, v);
@@ -59,7 +76,8 @@ void Hdca::velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
 // sigma (redundant rows, as a planar loop's out-of-plane ones, have J G singular; like the
 // reference formulation's decomposition, kRankThreshold sets the numerical rank). A last sweep with
 // the loads p and the impulses gives v, the joint momenta P* and the body velocities.
-void Hdca::closeLoops(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
+template <class Scalar>
+void BasicHdca<Scalar>::closeLoops(const VecX& p, VecX& v) {
   impulses_.update(ws_);
   constraints_.jacobian(ws_, 0.0);
   const auto& rows = impulses_.rows();
@@ -68,12 +86,12 @@ void Hdca::closeLoops(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
     const auto& row = rows[static_cast<std::size_t>(k)];
     runTiers(handles_.threads(), [&] {
       handles_.resolve(
-          ws_, Vec6::Zero(), zeroLoad_, column_,
+          ws_, V6::Zero(), zeroLoad_, column_,
           [&](int i) {
             if (i == row.bodyA)
-              handles_.setLeafForce(i, row.onA);
+              handles_.setLeafForce(i, row.onA.template cast<Scalar>());
             else if (i == row.bodyB)
-              handles_.setLeafForce(i, row.onB);
+              handles_.setLeafForce(i, row.onB.template cast<Scalar>());
             else
               handles_.clearLeafForce(i);
           },
@@ -81,50 +99,57 @@ void Hdca::closeLoops(const Eigen::VectorXd& p, Eigen::VectorXd& v) {
     });
     G_.col(k) = column_;
   }
-  compliance_.noalias() = constraints_.J * G_;
-  rhs_.noalias() = -constraints_.J * v;
+  J_ = constraints_.J.template cast<Scalar>();
+  compliance_.noalias() = J_ * G_;
+  rhs_.noalias() = -J_ * v;
   cod_.compute(compliance_);
   sigma_ = cod_.solve(rhs_);
   for (int i = 0; i <= bodies; ++i) loopImpulse_[static_cast<std::size_t>(i)].setZero();
   for (int k = 0; k < impulses_.size(); ++k) {
     const auto& row = rows[static_cast<std::size_t>(k)];
-    loopImpulse_[static_cast<std::size_t>(row.bodyA)] += sigma_[k] * row.onA;
-    loopImpulse_[static_cast<std::size_t>(row.bodyB)] += sigma_[k] * row.onB;
+    loopImpulse_[static_cast<std::size_t>(row.bodyA)] += sigma_[k] * row.onA.template cast<Scalar>();
+    loopImpulse_[static_cast<std::size_t>(row.bodyB)] += sigma_[k] * row.onB.template cast<Scalar>();
   }
   runTiers(handles_.threads(), [&] {
     handles_.resolve(
-        ws_, Vec6::Zero(), p, v, [&](int i) { handles_.setLeafForce(i, loopImpulse_[static_cast<std::size_t>(i)]); },
+        ws_, V6::Zero(), p, v, [&](int i) { handles_.setLeafForce(i, loopImpulse_[static_cast<std::size_t>(i)]); },
         [&](int i) { bodyVelocity(i); });
   });
   handles_.throwIfSingular("hdca");
 }
 
 // V = Phi (f_1 + f_2) (eq. (3.30)); the force elements read it in body axes.
-void Hdca::bodyVelocity(int i) {
+template <class Scalar>
+void BasicHdca<Scalar>::bodyVelocity(int i) {
   const auto idx = static_cast<std::size_t>(i);
   V_[idx] = handles_.leafMotion(i);
   const Mat3& E = ws_.X0[idx].E;  // world axes to body axes
-  ws_.v[idx] = Motion(E * V_[idx].head<3>(), E * V_[idx].tail<3>());
+  const Vec6 V = V_[idx].template cast<double>();
+  ws_.v[idx] = Motion(E * V.head<3>(), E * V.tail<3>());
 }
 
 // The applied force on one body, gravity included: world axes, about the body's origin.
-void Hdca::leafForce(int i) {
+template <class Scalar>
+void BasicHdca<Scalar>::leafForce(int i) {
   const auto idx = static_cast<std::size_t>(i);
   const Body& body = model_.bodies[idx];
   const Mat3 R = ws_.X0[idx].E.transpose();
   const Vec3 weight = body.mass * model_.gravity;
-  Vec6& F = nodeForce_[idx - 1];
+  Vec6 F;
   F.head<3>().noalias() = R * ws_.fext[idx].ang;
   F.head<3>() += (R * body.com).cross(weight);
   F.tail<3>().noalias() = R * ws_.fext[idx].lin;
   F.tail<3>() += weight;
   if (impulses_.size() > 0) F -= impulseRate_[idx];  // (dJ/dt)^T sigma (constraint_impulses.hpp)
+  nodeForce_[idx - 1] = F.template cast<Scalar>();
 }
 
 // The applied forces on C's bodies: A's plus B's shifted from B's top to C's top.
-void Hdca::accumulateForces(int node) {
+template <class Scalar>
+void BasicHdca<Scalar>::accumulateForces(int node) {
   const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
-  const Vec3 s = ws_.X0[static_cast<std::size_t>(n.joint)].r - ws_.X0[static_cast<std::size_t>(n.top)].r;
+  const Vec3T<Scalar> s =
+      (ws_.X0[static_cast<std::size_t>(n.joint)].r - ws_.X0[static_cast<std::size_t>(n.top)].r).template cast<Scalar>();
   nodeForce_[static_cast<std::size_t>(node)] =
       nodeForce_[static_cast<std::size_t>(n.first)] + forceAt(nodeForce_[static_cast<std::size_t>(n.second)], s);
 }
@@ -133,52 +158,56 @@ void Hdca::accumulateForces(int node) {
 // and, when C's lower handle is B's (compress), those below C's bottom; the bodies below A's
 // bottom are B's and those below C's bottom; below B's bottom lie those below C's bottom when
 // it is B's, and none when B is a complete subtree (rake).
-void Hdca::distributeForces(int node) {
+template <class Scalar>
+void BasicHdca<Scalar>::distributeForces(int node) {
   const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
   const AssemblyNode& A = handles_.tree().nodes()[static_cast<std::size_t>(n.first)];
-  const Vec3& rJoint = ws_.X0[static_cast<std::size_t>(n.joint)].r;
-  const Vec3& rBottom = ws_.X0[static_cast<std::size_t>(n.bottom)].r;
-  const Vec3& rBottomA = ws_.X0[static_cast<std::size_t>(A.bottom)].r;
-  const Vec6& FB = nodeForce_[static_cast<std::size_t>(n.second)];
-  const Vec6 below = n.hasDownHandle ? belowForce_[static_cast<std::size_t>(node)] : Vec6::Zero();
-  Vec6& Fj = subtreeForce_[static_cast<std::size_t>(n.joint)];
+  const Vec3T<Scalar> rJoint = ws_.X0[static_cast<std::size_t>(n.joint)].r.template cast<Scalar>();
+  const Vec3T<Scalar> rBottom = ws_.X0[static_cast<std::size_t>(n.bottom)].r.template cast<Scalar>();
+  const Vec3T<Scalar> rBottomA = ws_.X0[static_cast<std::size_t>(A.bottom)].r.template cast<Scalar>();
+  const V6& FB = nodeForce_[static_cast<std::size_t>(n.second)];
+  const V6 below = n.hasDownHandle ? belowForce_[static_cast<std::size_t>(node)] : V6::Zero();
+  V6& Fj = subtreeForce_[static_cast<std::size_t>(n.joint)];
   Fj = FB;
   if (!n.rake) Fj += forceAt(below, rBottom - rJoint);
   belowForce_[static_cast<std::size_t>(n.first)] = forceAt(FB, rJoint - rBottomA) + forceAt(below, rBottom - rBottomA);
-  belowForce_[static_cast<std::size_t>(n.second)] = n.rake ? Vec6::Zero() : below;
+  belowForce_[static_cast<std::size_t>(n.second)] = n.rake ? V6::Zero() : below;
 }
 
 // Thesis eq. (3.59) with vectors about the child's origin (see hdca.hpp):
 // pdot_j = tau_j + S^T (F_j - V_j x* P_j) + (dS/dt|child)^T P_j.
-void Hdca::momentumRate(int j, const Eigen::VectorXd& v, Eigen::VectorXd& pdot) const {
+template <class Scalar>
+void BasicHdca<Scalar>::momentumRate(int j, const VecX& v, VecX& pdot) const {
   const auto idx = static_cast<std::size_t>(j);
   const Joint& joint = model_.joints[idx];
   if (joint.nv == 0) return;
-  const Vec6& P = handles_.jointForces()[idx];
-  const Vec3 w = V_[idx].head<3>(), u = V_[idx].tail<3>();
-  const Vec3 n = P.head<3>(), f = P.tail<3>();
-  Vec6 load = subtreeForce_[idx];
-  load.head<3>() -= w.cross(n) + u.cross(f);  // V x* P
-  load.tail<3>() -= w.cross(f);
+  const V6& P = handles_.jointForces()[idx];
+  using V3 = Vec3T<Scalar>;
+  const V3 w = V_[idx].template head<3>(), u = V_[idx].template tail<3>();
+  const V3 n = P.template head<3>(), f = P.template tail<3>();
+  V6 load = subtreeForce_[idx];
+  load.template head<3>() -= w.cross(n) + u.cross(f);  // V x* P
+  load.template tail<3>() -= w.cross(f);
   auto rate = pdot.segment(joint.iv, joint.nv);
-  rate = ws_.tau.segment(joint.iv, joint.nv);
+  rate = ws_.tau.segment(joint.iv, joint.nv).template cast<Scalar>();
   rate.noalias() += handles_.motionSubspace(j).transpose() * load;
   const MotionSubspace& S = ws_.joint[idx].S;  // child axes
   const Mat3& E = ws_.X0[idx].E;
   if (joint.type == JointType::Universal) {
     // The first axis in child axes turns with the second angle: d/dt S_0 = v_1 (S_0 x S_1).
     const Vec3 a1 = S.col(0).head<3>(), a2 = S.col(1).head<3>();
-    rate[0] += v[joint.iv + 1] * a1.cross(a2).dot(E * n);
+    rate[0] += v[joint.iv + 1] * static_cast<Scalar>(a1.cross(a2).dot(E * n.template cast<double>()));
   } else if (joint.type == JointType::Planar) {
     // The in-plane translation columns turn with the angle: d/dt (x, y) = v_2 (y, -x).
-    const Vec3 fc = E * f;
-    for (int k = 0; k < 2; ++k) rate[k] += v[joint.iv + 2] * (S(4, k) * fc.x() - S(3, k) * fc.y());
+    const Vec3 fc = E * f.template cast<double>();
+    for (int k = 0; k < 2; ++k) rate[k] += v[joint.iv + 2] * static_cast<Scalar>(S(4, k) * fc.x() - S(3, k) * fc.y());
   }
 }
 
 // Forces: leaves, accumulation to the roots, distribution back to the leaves, then every joint's
 // momentum rate.
-void Hdca::forceSweep(const Eigen::VectorXd& v, Eigen::VectorXd& pdot) {
+template <class Scalar>
+void BasicHdca<Scalar>::forceSweep(const VecX& v, VecX& pdot) {
   const AssemblyTree& tree = handles_.tree();
   handles_.schedule().sweep(
       [&](int i) { leafForce(i); }, [&](int node) { accumulateForces(node); },
@@ -190,27 +219,31 @@ void Hdca::forceSweep(const Eigen::VectorXd& v, Eigen::VectorXd& pdot) {
       [&](int node) { distributeForces(node); }, [&](int j) { momentumRate(j, v, pdot); });
 }
 
-void Hdca::derivatives(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v,
-                       Eigen::VectorXd& pdot) {
-  updatePositions(model_, ws_, q);
+template <class Scalar>
+void BasicHdca<Scalar>::derivatives(double t, const VecX& q, const VecX& p, VecX& v,
+                       VecX& pdot) {
+  const Eigen::VectorXd& qd = inDouble<Scalar>(q, qd_);
+  updatePositions(model_, ws_, qd);
   velocitySweep(p, v);
-  evaluateForceElements(model_, ws_, t, q, v);
+  evaluateForceElements(model_, ws_, t, qd, inDouble<Scalar>(v, vd_));
   if (impulses_.size() > 0) {
     for (Vec6& rate : impulseRate_) rate.setZero();
-    impulses_.addRates(ws_, sigma_, impulseRate_);
+    impulses_.addRates(ws_, inDouble<Scalar>(sigma_, sigmad_), impulseRate_);
   }
   runTiers(handles_.threads(), [&] { forceSweep(v, pdot); });
 }
 
-void Hdca::velocities(const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v) {
-  updatePositions(model_, ws_, q);
+template <class Scalar>
+void BasicHdca<Scalar>::velocities(const VecX& q, const VecX& p, VecX& v) {
+  updatePositions(model_, ws_, inDouble<Scalar>(q, qd_));
   velocitySweep(p, v);
 }
 
 // p_j = S_j^T P_j with P_j summed from the leaves to the root in body axes (the momentum form of
 // the thesis's initial projection of eq. (3.29), text after eq. (3.59)).
-void Hdca::momenta(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& p) {
-  updateVelocities(model_, ws_, q, v);
+template <class Scalar>
+void BasicHdca<Scalar>::momenta(const VecX& q, const VecX& v, VecX& p) {
+  updateVelocities(model_, ws_, inDouble<Scalar>(q, qd_), inDouble<Scalar>(v, vd_));
   const int bodies = model_.bodyCount();
   for (int i = 1; i <= bodies; ++i)
     ws_.f[static_cast<std::size_t>(i)] =
@@ -218,9 +251,12 @@ void Hdca::momenta(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ve
   for (int i = bodies; i >= 1; --i) {
     const auto idx = static_cast<std::size_t>(i);
     const Joint& joint = model_.joints[idx];
-    p.segment(joint.iv, joint.nv).noalias() = ws_.joint[idx].S.transpose() * ws_.f[idx].vector();
+    p.segment(joint.iv, joint.nv) = (ws_.joint[idx].S.transpose() * ws_.f[idx].vector()).template cast<Scalar>();
     if (joint.parent > 0) ws_.f[static_cast<std::size_t>(joint.parent)] += ws_.Xup[idx].applyInverse(ws_.f[idx]);
   }
 }
+
+template class BasicHdca<double>;
+template class BasicHdca<float>;
 
 }  // namespace articula

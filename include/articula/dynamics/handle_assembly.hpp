@@ -43,25 +43,54 @@ void runTiers(int threads, const Sweep& sweep) {
   sweep();
 }
 
+/// The fixed-size types of the handle equations in a scalar type (double, or float for the
+/// single-precision study of seed 000).
+template <class S>
+using Vec3T = Eigen::Matrix<S, 3, 1>;
+template <class S>
+using Mat3T = Eigen::Matrix<S, 3, 3>;
+template <class S>
+using Vec6T = Eigen::Matrix<S, 6, 1>;
+template <class S>
+using Mat6T = Eigen::Matrix<S, 6, 6>;
+template <class S>
+using VectorXT = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+
 /// Changes of reference point, world axes. With s = Q - P, a motion vector about P is T m about
 /// Q, T = [1 0; -sx 1] (the transpose of the thesis's shift matrix S_PQ, eq. (3.18)-(3.19)); a
 /// force about Q is T^T f about P (eq. (3.23)).
-inline Vec6 motionAt(const Vec6& m, const Vec3& s) {
-  Vec6 out = m;
-  out.tail<3>() -= s.cross(Vec3(m.head<3>()));
+template <class M, class P>
+Vec6T<typename M::Scalar> motionAt(const Eigen::MatrixBase<M>& m, const Eigen::MatrixBase<P>& s) {
+  using S = typename M::Scalar;
+  Vec6T<S> out = m;
+  out.template tail<3>() -= Vec3T<S>(s).cross(Vec3T<S>(out.template head<3>()));
   return out;
 }
-inline Vec6 forceAt(const Vec6& f, const Vec3& s) {
-  Vec6 out = f;
-  out.head<3>() += s.cross(Vec3(f.tail<3>()));
+template <class F, class P>
+Vec6T<typename F::Scalar> forceAt(const Eigen::MatrixBase<F>& f, const Eigen::MatrixBase<P>& s) {
+  using S = typename F::Scalar;
+  Vec6T<S> out = f;
+  out.template head<3>() += Vec3T<S>(s).cross(Vec3T<S>(out.template tail<3>()));
   return out;
 }
 
-class HandleAssembly {
+/// The handle equations in the scalar type Scalar; inputs from the (double) workspace are
+/// rounded to it. HandleAssembly is the double one.
+template <class Scalar>
+class BasicHandleAssembly {
  public:
+  using V3 = Vec3T<Scalar>;
+  using M3 = Mat3T<Scalar>;
+  using V6 = Vec6T<Scalar>;
+  using M6 = Mat6T<Scalar>;
+  using VecX = VectorXT<Scalar>;
+  using Sub = Eigen::Matrix<Scalar, 6, Eigen::Dynamic, 0, 6, 6>;
+  using SmallM = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+  using SmallV = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, 6, 1>;
+
   /// The handle equations of the model's spanning tree (loop closures are the caller's). Throws
   /// articula::Error, naming `formulation`, for threads < 1.
-  HandleAssembly(const Model& model, const PairingPolicy& pairing, int threads, std::string_view formulation);
+  BasicHandleAssembly(const Model& model, const PairingPolicy& pairing, int threads, std::string_view formulation);
 
   const AssemblyTree& tree() const { return tree_; }
   /// How `threads` threads share the sweeps over the tree.
@@ -73,32 +102,32 @@ class HandleAssembly {
   /// motion subspace into world axes. Reads ws.X0 and ws.joint (updatePositions).
   void leaf(const Workspace& ws, int body);
   /// Sets leaf i's bias to b = Phi f for the force f on it (world axes, about its origin).
-  void setLeafForce(int body, const Vec6& force);
+  void setLeafForce(int body, const V6& force);
   /// Sets leaf i's bias to zero (no force on it).
   void clearLeafForce(int body);
   /// Joint i's bias term c in the relative motion m_child = m_parent + S qdot + c (world axes,
   /// about the child's origin); zero unless set.
-  Vec6& jointBias(int joint) { return c_[static_cast<std::size_t>(joint)]; }
+  V6& jointBias(int joint) { return c_[static_cast<std::size_t>(joint)]; }
   /// Joint i's motion subspace in world axes (after leaf(i)).
-  const SubspaceForce& motionSubspace(int joint) const { return S_[static_cast<std::size_t>(joint)]; }
+  const Sub& motionSubspace(int joint) const { return S_[static_cast<std::size_t>(joint)]; }
 
   /// Assembly of a node of tier >= 1 (eq. (3.42)); `load` holds each joint's S^T f.
-  void assemble(const Workspace& ws, int node, const Eigen::VectorXd& load);
+  void assemble(const Workspace& ws, int node, const VecX& load);
   /// The right-hand-side part of assemble alone, for new leaf biases, joint biases or loads at
   /// the configuration of the last assemble (the mobilities are kept).
-  void assembleBiases(const Workspace& ws, int node, const Eigen::VectorXd& load);
+  void assembleBiases(const Workspace& ws, int node, const VecX& load);
   /// Base connection of root k (eq. (3.44)) to the ground: factorRoot once per configuration,
   /// then solveRoot for the ground moving with `groundMotion`, writing the root joint's rates.
   void factorRoot(int k);
-  void solveRoot(int k, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates);
+  void solveRoot(int k, const V6& groundMotion, const VecX& load, VecX& rates);
   /// Disassembly of a node of tier >= 1 (eq. (3.39)); writes its joint's rates.
-  void disassemble(const Workspace& ws, int node, Eigen::VectorXd& rates);
+  void disassemble(const Workspace& ws, int node, VecX& rates);
   /// One sweep: leafUp(body) sets each leaf (leaf(), jointBias, setLeafForce), then assembly
   /// from the leaves to the roots, every root against the ground, disassembly back to the leaves
   /// writing every joint's rates, and leafDown(body) after each body's handle forces are known.
   /// A TreeSchedule sweep (call it in runTiers).
   template <class LeafUp, class LeafDown>
-  void solve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates,
+  void solve(const Workspace& ws, const V6& groundMotion, const VecX& load, VecX& rates,
              const LeafUp& leafUp, const LeafDown& leafDown) {
     sweep(ws, groundMotion, load, rates, leafUp, leafDown, true);
   }
@@ -106,16 +135,16 @@ class HandleAssembly {
   /// clearLeafForce, joint biases, loads, ground motion) at the configuration of the last solve:
   /// mat-vec products only, several times cheaper than solve.
   template <class LeafUp, class LeafDown>
-  void resolve(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates,
+  void resolve(const Workspace& ws, const V6& groundMotion, const VecX& load, VecX& rates,
                const LeafUp& leafUp, const LeafDown& leafDown) {
     sweep(ws, groundMotion, load, rates, leafUp, leafDown, false);
   }
 
   /// After disassembly: the force (momentum) body i receives from its parent across joint i
   /// (world axes, about body i's origin; index 0 unused).
-  const std::vector<Vec6>& jointForces() const { return jointForce_; }
+  const std::vector<V6>& jointForces() const { return jointForce_; }
   /// After disassembly: body i's motion (world axes, about its origin) from its leaf equation.
-  Vec6 leafMotion(int body) const;
+  V6 leafMotion(int body) const;
   /// Throws articula::Error naming the first joint whose elimination failed in the last sweep.
   void throwIfSingular(std::string_view formulation) const;
 
@@ -125,23 +154,23 @@ class HandleAssembly {
   // Then f = e + W (beta - r) and qdot = mu - Y^T (beta - r), with W = L^-T P L^-1 and
   // Y = L^-T Q R^-T (see eliminate); W and Y are never formed.
   struct JointElimination {
-    Mat6 Linv;         ///< L^-1, lower triangular
-    SubspaceForce Q;   ///< 6 x nv, orthonormal columns
-    SmallMatrix R;     ///< nv x nv, upper triangular
-    Vec6 e;            ///< the force at r = beta
-    SmallVector mu;    ///< the joint rates at r = beta
+    M6 Linv;         ///< L^-1, lower triangular
+    Sub Q;   ///< 6 x nv, orthonormal columns
+    SmallM R;     ///< nv x nv, upper triangular
+    V6 e;            ///< the force at r = beta
+    SmallV mu;    ///< the joint rates at r = beta
   };
   struct NodeEquations {
-    Mat6 phi11, phi12, phi22;  ///< Phi_21 = Phi_12^T
-    Vec6 b1, b2;
-    Vec6 f1, f2;  ///< handle forces, known after disassembly
+    M6 phi11, phi12, phi22;  ///< Phi_21 = Phi_12^T
+    V6 b1, b2;
+    V6 f1, f2;  ///< handle forces, known after disassembly
     JointElimination joint;
   };
 
-  bool factorJoint(const Mat6& K, int joint, JointElimination& out) const;
-  bool jointBiases(int joint, const Vec6& beta, const Eigen::VectorXd& load, JointElimination& el) const;
+  bool factorJoint(const M6& K, int joint, JointElimination& out) const;
+  bool jointBiases(int joint, const V6& beta, const VecX& load, JointElimination& el) const;
   template <class LeafUp, class LeafDown>
-  void sweep(const Workspace& ws, const Vec6& groundMotion, const Eigen::VectorXd& load, Eigen::VectorXd& rates,
+  void sweep(const Workspace& ws, const V6& groundMotion, const VecX& load, VecX& rates,
              const LeafUp& leafUp, const LeafDown& leafDown, bool factor) {
     schedule_.sweep(
         leafUp,
@@ -160,21 +189,23 @@ class HandleAssembly {
         [&](int node) { disassemble(ws, node, rates); }, leafDown);
   }
   /// The joint's force and rates for the relative-motion change y = beta - r.
-  static void applyElimination(const JointElimination& el, const Vec6& y, Vec6& f, Eigen::Ref<Eigen::VectorXd> qdot);
+  static void applyElimination(const JointElimination& el, const V6& y, V6& f, Eigen::Ref<VecX> qdot);
   /// From the origin of joint j's parent body to the origin of its child body, world axes.
-  Vec3 jointOffset(const Workspace& ws, int j) const;
+  V3 jointOffset(const Workspace& ws, int j) const;
 
   const Model& model_;
   AssemblyTree tree_;
   int threads_;
   TreeSchedule schedule_;
-  std::vector<Mat3> inverseCentralInertia_;  // per body, body axes
-  std::vector<SubspaceForce> S_;             // motion subspaces, world axes
-  std::vector<Vec6> c_;                      // joint bias terms, world axes
+  std::vector<M3> inverseCentralInertia_;  // per body, body axes
+  std::vector<Sub> S_;             // motion subspaces, world axes
+  std::vector<V6> c_;                      // joint bias terms, world axes
   std::vector<NodeEquations> eq_;
   std::vector<JointElimination> rootJoint_;  // per root, in roots() order
-  std::vector<Vec6> jointForce_;
+  std::vector<V6> jointForce_;
   std::vector<char> singular_;  // per joint: its elimination failed in the last sweep
 };
+
+using HandleAssembly = BasicHandleAssembly<double>;
 
 }  // namespace articula

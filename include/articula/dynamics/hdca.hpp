@@ -48,56 +48,68 @@ struct HdcaOptions {
   PairingPolicy pairing = balancedPairing;
 };
 
-class Hdca {
+/// Hdca is the double-precision algorithm; BasicHdca<float> runs the handle equations, the
+/// momentum rates and the loop solve in single precision (seed 000's study) from the same
+/// double-precision kinematics and force elements.
+template <class Scalar>
+class BasicHdca {
  public:
+  using VecX = VectorXT<Scalar>;
+  using V6 = Vec6T<Scalar>;
+
   /// Throws articula::Error for a model with prescribed motion, or threads < 1.
-  explicit Hdca(const Model& model, const HdcaOptions& options = {});
+  explicit BasicHdca(const Model& model, const HdcaOptions& options = {});
 
   /// Hamilton's equations at (t, q, p): joint velocities v (so qdot = G(q) v) and momentum rates
   /// pdot, force elements and gravity included. Throws articula::Error naming the joint whose
   /// mobility is singular or not finite.
-  void derivatives(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v,
-                   Eigen::VectorXd& pdot);
+  void derivatives(double t, const VecX& q, const VecX& p, VecX& v,
+                   VecX& pdot);
   /// The state map v = v(q, p) (velocity level only): M(q)^-1 p on open trees, M^-1 (p + J^T sigma)
   /// with J v = 0 on closed loops.
-  void velocities(const Eigen::VectorXd& q, const Eigen::VectorXd& p, Eigen::VectorXd& v);
+  void velocities(const VecX& q, const VecX& p, VecX& v);
   /// A state map p = p(q, v) = M(q) v, by one recursion over the bodies (O(n)); on closed loops
   /// (v with J v = 0) the canonical momenta with sigma = 0, one of those that map back to v.
-  void momenta(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& p);
+  void momenta(const VecX& q, const VecX& v, VecX& p);
 
   const Model& model() const { return model_; }
   const AssemblyTree& tree() const { return handles_.tree(); }
   /// After derivatives() or velocities(): the spatial momentum P_j of the bodies below joint j
   /// (world axes, about body j's origin; index 0 unused).
-  const std::vector<Vec6>& jointMomenta() const { return handles_.jointForces(); }
+  const std::vector<V6>& jointMomenta() const { return handles_.jointForces(); }
   /// After derivatives() or velocities() on closed loops: the constraint impulses sigma, one per
   /// row of the loops' constraint Jacobian (empty on open trees).
-  const Eigen::VectorXd& constraintImpulses() const { return sigma_; }
+  const VecX& constraintImpulses() const { return sigma_; }
 
  private:
-  void velocitySweep(const Eigen::VectorXd& p, Eigen::VectorXd& v);
-  void closeLoops(const Eigen::VectorXd& p, Eigen::VectorXd& v);
+  void velocitySweep(const VecX& p, VecX& v);
+  void closeLoops(const VecX& p, VecX& v);
   void bodyVelocity(int body);
-  void forceSweep(const Eigen::VectorXd& v, Eigen::VectorXd& pdot);
+  void forceSweep(const VecX& v, VecX& pdot);
   void leafForce(int body);
   void accumulateForces(int node);
   void distributeForces(int node);
-  void momentumRate(int joint, const Eigen::VectorXd& v, Eigen::VectorXd& pdot) const;
+  void momentumRate(int joint, const VecX& v, VecX& pdot) const;
 
   const Model& model_;
   Workspace ws_;
-  HandleAssembly handles_;
-  std::vector<Vec6> V_;             // body velocities, world axes, about the body's origin
-  std::vector<Vec6> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin
-  std::vector<Vec6> belowForce_;    // per node: applied forces on the bodies below its bottom body, about it
-  std::vector<Vec6> subtreeForce_;  // per joint: F_j, about its child's origin
+  BasicHandleAssembly<Scalar> handles_;
+  Eigen::VectorXd qd_, vd_, sigmad_;  // q, v, sigma in double for the kinematics (Scalar = float)
+  std::vector<V6> V_;             // body velocities, world axes, about the body's origin
+  std::vector<V6> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin
+  std::vector<V6> belowForce_;    // per node: applied forces on the bodies below its bottom body, about it
+  std::vector<V6> subtreeForce_;  // per joint: F_j, about its child's origin
   // Closed loops (closeLoops): impulses, Jacobian, G = M^-1 J^T, its compliance J G, sigma.
   ConstraintImpulses impulses_;
   ConstraintEvaluator constraints_;
-  Eigen::MatrixXd G_, compliance_;
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
-  Eigen::VectorXd sigma_, rhs_, zeroLoad_, column_;
-  std::vector<Vec6> loopImpulse_, impulseRate_;  // per body: sum of sigma_k times its impulses, their rates
+  using MatX = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  MatX J_, G_, compliance_;
+  Eigen::CompleteOrthogonalDecomposition<MatX> cod_;
+  VecX sigma_, rhs_, zeroLoad_, column_;
+  std::vector<V6> loopImpulse_;    // per body: sum of sigma_k times its impulses
+  std::vector<Vec6> impulseRate_;  // per body: their rates
 };
+
+using Hdca = BasicHdca<double>;
 
 }  // namespace articula
