@@ -156,14 +156,17 @@ LoopRun hdcaAgainstReference(const Model& model, bool projectPositions) {
 
 }  // namespace
 
-// The four-bar of models/four_bar.yaml (planar, revolute loop) and the RSSR (spatial, ball loop)
-// released under gravity. Both runs hold rk45's local error near 1e-10, so their difference stays
-// near 1e-9 (measured: 1.5e-9 four-bar, 2.6e-10 RSSR; the bound 1e-7 leaves room for the error
-// accumulated over 1 s). Without projection the loop closure drifts by the integration error
-// (measured 4e-11 over 1 s; bound 1e-9); with it every step ends within the projection's 1e-12.
+// The four-bar of models/four_bar.yaml (planar, revolute loop), the RSSR (spatial, ball loop) and
+// seed 000's examples (models/seed000_*.yaml: the four-bar with its 400 mm ground link released
+// at alpha0 = pi/4, and the double pendulum) released under gravity. Both runs hold rk45's local
+// error near 1e-10, so their difference stays near 1e-9 (measured: at most 1.5e-9; the bound 1e-7
+// leaves room for the error accumulated over 1 s). Without projection the loop closure drifts by
+// the integration error (measured 4e-11 over 1 s; bound 1e-9); with it every step ends within
+// the projection's 1e-12.
 TEST(HdcaLoops, SimulationAgreesWithTheReferenceFormulation) {
-  const Model fourBar = loadModel(std::string(ARTICULA_SOURCE_DIR) + "/models/four_bar.yaml");
-  for (const Model& model : {fourBar, makeRssr(0.4)})
+  const std::string models = std::string(ARTICULA_SOURCE_DIR) + "/models/";
+  for (const Model& model : {loadModel(models + "four_bar.yaml"), makeRssr(0.4), loadModel(models + "seed000_four_bar.yaml"),
+                             loadModel(models + "seed000_double_pendulum.yaml")})
     for (bool project : {false, true}) {
       const LoopRun run = hdcaAgainstReference(model, project);
       EXPECT_LT(run.positionDifference, 1e-7) << model.name << ", projection " << project;
