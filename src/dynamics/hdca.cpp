@@ -84,6 +84,10 @@ void BasicHdca<Scalar>::closeLoops(const VecX& p, VecX& v) {
   const int bodies = model_.bodyCount();
   for (int k = 0; k < impulses_.size(); ++k) {
     const auto& row = rows[static_cast<std::size_t>(k)];
+    if (constraints_.J.row(k).isZero(0.0)) {  // e.g. a planar loop's out-of-plane rows: M^-1 J_k^T = 0
+      G_.col(k).setZero();
+      continue;
+    }
     runTiers(handles_.threads(), [&] {
       handles_.resolve(
           ws_, V6::Zero(), zeroLoad_, column_,
