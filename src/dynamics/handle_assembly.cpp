@@ -11,109 +11,81 @@ namespace articula {
 
 namespace {
 
-template <class S>
-Mat3T<S> cross(const Vec3T<S>& s) {
-  Mat3T<S> m;
-  m << S(0), -s.z(), s.y(), s.z(), S(0), -s.x(), -s.y(), s.x(), S(0);
-  return m;
-}
-
-// T M and M T^T for a 6x6 M (see motionAt).
-template <class S>
-Mat6T<S> shiftRows(const Mat6T<S>& M, const Vec3T<S>& s) {
-  Mat6T<S> out = M;
-  out.template bottomRows<3>().noalias() -= cross(s) * M.template topRows<3>();
-  return out;
-}
-template <class S>
-Mat6T<S> shiftColumns(const Mat6T<S>& M, const Vec3T<S>& s) {
-  Mat6T<S> out = M;
-  out.template rightCols<3>().noalias() += M.template leftCols<3>() * cross(s);
-  return out;
-}
-
 }  // namespace
 
-template <class Scalar>
-BasicHandleAssembly<Scalar>::BasicHandleAssembly(const Model& model, const PairingPolicy& pairing, int threads,
+template <class Scalar, class Space>
+BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, const PairingPolicy& pairing, int threads,
                                std::string_view formulation)
     : model_(model), tree_(model, pairing), threads_(threads), schedule_(tree_, std::max(1, threads)) {
   if (threads < 1) throw Error(std::string(formulation) + ": the thread count must be at least 1");
   const int n = model.bodyCount();
-  inverseCentralInertia_.resize(static_cast<std::size_t>(n) + 1, M3::Zero());
+  centralInertia_.resize(static_cast<std::size_t>(n) + 1, Mat3::Zero());
+  inverseCentralInertia_.resize(static_cast<std::size_t>(n) + 1, Mat3::Zero());
   S_.resize(static_cast<std::size_t>(n) + 1);
-  c_.assign(static_cast<std::size_t>(n) + 1, V6::Zero());
-  jointForce_.assign(static_cast<std::size_t>(n) + 1, V6::Zero());
+  c_.assign(static_cast<std::size_t>(n) + 1, V::Zero());
+  jointForce_.assign(static_cast<std::size_t>(n) + 1, V::Zero());
   singular_.assign(static_cast<std::size_t>(n) + 1, 0);
   for (int i = 1; i <= n; ++i) {
-    inverseCentralInertia_[static_cast<std::size_t>(i)] =
-        model.bodies[static_cast<std::size_t>(i)].inertiaCom.inverse().template cast<Scalar>();
-    S_[static_cast<std::size_t>(i)].setZero(6, model.joints[static_cast<std::size_t>(i)].nv);
+    centralInertia_[static_cast<std::size_t>(i)] = model.bodies[static_cast<std::size_t>(i)].inertiaCom;
+    inverseCentralInertia_[static_cast<std::size_t>(i)] = model.bodies[static_cast<std::size_t>(i)].inertiaCom.inverse();
+    S_[static_cast<std::size_t>(i)].setZero(D, model.joints[static_cast<std::size_t>(i)].nv);
   }
   eq_.resize(tree_.nodes().size());
   rootJoint_.resize(tree_.roots().size());
   for (std::size_t k = 0; k < rootJoint_.size(); ++k) {
     const int nv = model.joints[static_cast<std::size_t>(tree_.nodes()[static_cast<std::size_t>(tree_.roots()[k])].top)].nv;
-    rootJoint_[k].Q.setZero(6, nv);
+    rootJoint_[k].Q.setZero(D, nv);
     rootJoint_[k].R.setZero(nv, nv);
     rootJoint_[k].mu.setZero(nv);
   }
   for (std::size_t k = 0; k < eq_.size(); ++k) {
     const int j = tree_.nodes()[k].joint;
     const int nv = j > 0 ? model.joints[static_cast<std::size_t>(j)].nv : 0;
-    eq_[k].joint.Q.setZero(6, nv);
+    eq_[k].joint.Q.setZero(D, nv);
     eq_[k].joint.R.setZero(nv, nv);
     eq_[k].joint.mu.setZero(nv);
     eq_[k].f2.setZero();
   }
 }
 
-// Phi = I^-1 for the spatial inertia I about the body's origin, formed from the central inertia
-// Ic and the centre of mass c: [Ic^-1, -Ic^-1 cx; cx Ic^-1, 1/m - cx Ic^-1 cx]. World axes.
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::leaf(const Workspace& ws, int i) {
+// Phi = I^-1 for the inertia I about the body's origin (Space::mobility), world axes.
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::leaf(const Workspace& ws, int i) {
   const auto idx = static_cast<std::size_t>(i);
   const Joint& joint = model_.joints[idx];
   const Body& body = model_.bodies[idx];
-  const M3 R = ws.X0[idx].E.transpose().template cast<Scalar>();  // body axes in world axes
+  const Mat3 R = ws.X0[idx].E.transpose();  // body axes in world axes
   for (int k = 0; k < joint.nv; ++k) {
-    S_[idx].col(k).template head<3>().noalias() = R * ws.joint[idx].S.col(k).head<3>().template cast<Scalar>();
-    S_[idx].col(k).template tail<3>().noalias() = R * ws.joint[idx].S.col(k).tail<3>().template cast<Scalar>();
+    Vec6 column;
+    column << R * ws.joint[idx].S.col(k).head<3>(), R * ws.joint[idx].S.col(k).tail<3>();
+    S_[idx].col(k) = Space::template fromWorld<Scalar>(column);
   }
-  const M3 invIc = R * inverseCentralInertia_[idx] * R.transpose();
-  const M3 cx = cross(V3(R * body.com.template cast<Scalar>()));
-  const M3 invIcCx = invIc * cx;
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
-  M6& phi = eq.phi11;
-  phi.template topLeftCorner<3, 3>() = invIc;
-  phi.template topRightCorner<3, 3>() = -invIcCx;
-  phi.template bottomLeftCorner<3, 3>() = -invIcCx.transpose();  // cx Ic^-1
-  phi.template bottomRightCorner<3, 3>() = M3::Identity() / static_cast<Scalar>(body.mass);
-  phi.template bottomRightCorner<3, 3>().noalias() -= cx * invIcCx;
-  eq.phi12 = phi;
-  eq.phi22 = phi;
+  eq.phi11 = Space::template mobility<Scalar>(R, centralInertia_[idx], inverseCentralInertia_[idx], R * body.com, body.mass);
+  eq.phi12 = eq.phi11;
+  eq.phi22 = eq.phi11;
   eq.b1.setZero();
   eq.b2.setZero();
 }
 
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::setLeafForce(int i, const V6& force) {
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::setLeafForce(int i, const V& force) {
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.b1.noalias() = eq.phi11 * force;
   eq.b2 = eq.b1;
 }
 
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::clearLeafForce(int i) {
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::clearLeafForce(int i) {
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.b1.setZero();
   eq.b2.setZero();
 }
 
-template <class Scalar>
-typename BasicHandleAssembly<Scalar>::V6 BasicHandleAssembly<Scalar>::leafMotion(int i) const {
+template <class Scalar, class Space>
+typename BasicHandleAssembly<Scalar, Space>::V BasicHandleAssembly<Scalar, Space>::leafMotion(int i) const {
   const NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
-  V6 m = eq.b1;
+  V m = eq.b1;
   m.noalias() += eq.phi11 * (eq.f1 + eq.f2);
   return m;
 }
@@ -148,26 +120,28 @@ bool thinQR(const Sub& U, Sub& Q, SmallM& R) {
 // one square root and one division per column (Eigen's LLT divides every entry, and its
 // triangular solves with a matrix right-hand side take the blocked general-size path, both
 // several times slower at 6x6). Returns false unless K is numerically positive definite.
-template <class S>
-bool inverseCholeskyFactor(const Mat6T<S>& K, Mat6T<S>& Linv) {
-  Mat6T<S> L;
-  Vec6T<S> reciprocal;
-  for (int j = 0; j < 6; ++j) {
+template <class Mat>
+bool inverseCholeskyFactor(const Mat& K, Mat& Linv) {
+  using S = typename Mat::Scalar;
+  constexpr int D = Mat::RowsAtCompileTime;
+  Mat L;
+  Eigen::Matrix<S, D, 1> reciprocal;
+  for (int j = 0; j < D; ++j) {
     S d = K(j, j);
     for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
     if (!(d > S(0)) || !std::isfinite(d)) return false;
     L(j, j) = std::sqrt(d);
     reciprocal[j] = S(1) / L(j, j);
-    for (int i = j + 1; i < 6; ++i) {
+    for (int i = j + 1; i < D; ++i) {
       S x = K(i, j);
       for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
       L(i, j) = x * reciprocal[j];
     }
   }
   Linv.setZero();
-  for (int j = 0; j < 6; ++j) {
+  for (int j = 0; j < D; ++j) {
     Linv(j, j) = reciprocal[j];
-    for (int i = j + 1; i < 6; ++i) {
+    for (int i = j + 1; i < D; ++i) {
       S sum = S(0);
       for (int k = j; k < i; ++k) sum += L(i, k) * Linv(k, j);
       Linv(i, j) = -sum * reciprocal[i];
@@ -178,22 +152,24 @@ bool inverseCholeskyFactor(const Mat6T<S>& K, Mat6T<S>& Linv) {
 
 // M -= A^T A for symmetric M: the lower triangle by column dot products, mirrored (half the
 // work of the full product).
-template <class S>
-void subtractGram(Mat6T<S>& M, const Mat6T<S>& A) {
-  for (int j = 0; j < 6; ++j)
-    for (int i = j; i < 6; ++i) M(i, j) -= A.col(i).dot(A.col(j));
+template <class Mat>
+void subtractGram(Mat& M, const Mat& A) {
+  constexpr int D = Mat::RowsAtCompileTime;
+  for (int j = 0; j < D; ++j)
+    for (int i = j; i < D; ++i) M(i, j) -= A.col(i).dot(A.col(j));
   M.template triangularView<Eigen::StrictlyUpper>() = M.transpose();
 }
 
-template <class S>
-using ProjectedRows = Eigen::Matrix<S, Eigen::Dynamic, 6, 0, 6, 6>;
+template <class S, int D>
+using ProjectedRows = Eigen::Matrix<S, Eigen::Dynamic, D, 0, 6, D>;
 
 // M += B^T C for the few rows of B and C (one per joint coordinate): a sum of fixed-size outer
 // products.
-template <class S>
-void addRowProducts(Mat6T<S>& M, const ProjectedRows<S>& B, const ProjectedRows<S>& C) {
+template <class Mat, class Rows>
+void addRowProducts(Mat& M, const Rows& B, const Rows& C) {
+  using Vec = Eigen::Matrix<typename Mat::Scalar, Mat::RowsAtCompileTime, 1>;
   for (Eigen::Index k = 0; k < B.rows(); ++k) {
-    const Vec6T<S> b = B.row(k).transpose(), c = C.row(k).transpose();
+    const Vec b = B.row(k).transpose(), c = C.row(k).transpose();
     M.noalias() += b * c.transpose();
   }
 }
@@ -208,21 +184,21 @@ void addRowProducts(Mat6T<S>& M, const ProjectedRows<S>& B, const ProjectedRows<
 // which is thesis eq. (3.38)-(3.39): L^-T P L^-1 equals D (D^T K D)^-1 D^T for any D spanning the
 // constraint directions (D^T S = 0), and no D is formed. factorJoint writes the factors (they
 // depend on the configuration only), jointBiases the force e and rates mu at r = beta.
-template <class Scalar>
-bool BasicHandleAssembly<Scalar>::factorJoint(const M6& K, int j, JointElimination& out) const {
+template <class Scalar, class Space>
+bool BasicHandleAssembly<Scalar, Space>::factorJoint(const M& K, int j, JointElimination& out) const {
   if (!inverseCholeskyFactor(K, out.Linv)) return false;
   const Sub U = out.Linv.lazyProduct(S_[static_cast<std::size_t>(j)]);
   return thinQR(U, out.Q, out.R);
 }
 
-template <class Scalar>
-bool BasicHandleAssembly<Scalar>::jointBiases(int j, const V6& beta, const VecX& load, JointElimination& el) const {
+template <class Scalar, class Space>
+bool BasicHandleAssembly<Scalar, Space>::jointBiases(int j, const V& beta, const VecX& load, JointElimination& el) const {
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
-  const V6 z = el.Linv * beta;
+  const V z = el.Linv * beta;
   SmallV t = load.segment(joint.iv, joint.nv);
   el.R.transpose().template triangularView<Eigen::Lower>().solveInPlace(t);  // R^-T tau
   t.noalias() += el.Q.transpose() * z;
-  V6 g = -z;
+  V g = -z;
   g.noalias() += el.Q * t;
   el.e.noalias() = el.Linv.transpose() * g;
   el.mu = t;
@@ -231,10 +207,10 @@ bool BasicHandleAssembly<Scalar>::jointBiases(int j, const V6& beta, const VecX&
 }
 
 // f = e + W y and qdot = mu - Y^T y for y = beta - r (see factorJoint).
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::applyElimination(const JointElimination& el, const V6& y, V6& f,
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::applyElimination(const JointElimination& el, const V& y, V& f,
                                       Eigen::Ref<VecX> qdot) {
-  V6 z = el.Linv * y;
+  V z = el.Linv * y;
   SmallV c = el.Q.transpose() * z;
   z.noalias() -= el.Q * c;
   f = el.e;
@@ -251,28 +227,28 @@ void BasicHandleAssembly<Scalar>::applyElimination(const JointElimination& el, c
 // handle is B's (compress), -Phi^A_22 shifted when it stays A's (rake). Substituting f into A's
 // upper handle and into C's lower handle gives C's coefficients; with W = L^-T P L^-1 the
 // products weighted by W are formed from H = L^-1 A12^T and J = L^-1 X.
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::assemble(const Workspace& ws, int node, const VecX& load) {
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node, const VecX& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
-  const V3 s = jointOffset(ws, n.joint);
-  const M6 A12 = shiftColumns(A.phi12, s);
-  const M6 A22 = shiftRows(A.phi22, s);  // T Phi^A_22
-  const M6 K = B.phi11 + shiftColumns(A22, s);
+  const Offset s = jointOffset(ws, n.joint);
+  const M A12 = Space::template shiftColumns<Scalar>(A.phi12, s);
+  const M A22 = Space::template shiftRows<Scalar>(A.phi22, s);  // T Phi^A_22
+  const M K = B.phi11 + Space::template shiftColumns<Scalar>(A22, s);
   JointElimination& el = C.joint;
   singular_[static_cast<std::size_t>(n.joint)] = !factorJoint(K, n.joint, el);
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
-  const M6 H = el.Linv.lazyProduct(A12.transpose());
-  const ProjectedRows<Scalar> QH = el.Q.transpose().lazyProduct(H);
+  const M H = el.Linv.lazyProduct(A12.transpose());
+  const ProjectedRows<Scalar, D> QH = el.Q.transpose().lazyProduct(H);
   C.phi11 = A.phi11;
   subtractGram(C.phi11, H);
   addRowProducts(C.phi11, QH, QH);
   if (n.hasDownHandle) {  // else C's f_2 is zero: its lower-handle coefficients are never read
-    const M6 X = n.rake ? M6(-A22) : B.phi12;
-    const M6 J = el.Linv.lazyProduct(X);
-    const ProjectedRows<Scalar> QJ = el.Q.transpose().lazyProduct(J);
+    const M X = n.rake ? M(-A22) : B.phi12;
+    const M J = el.Linv.lazyProduct(X);
+    const ProjectedRows<Scalar, D> QJ = el.Q.transpose().lazyProduct(J);
     if (n.rake) {
       C.phi12 = A.phi12;
       C.phi22 = A.phi22;
@@ -281,7 +257,7 @@ void BasicHandleAssembly<Scalar>::assemble(const Workspace& ws, int node, const 
       C.phi22 = B.phi22;
     }
     C.phi12.noalias() += H.transpose() * J;
-    addRowProducts(C.phi12, ProjectedRows<Scalar>(-QH), QJ);
+    addRowProducts(C.phi12, ProjectedRows<Scalar, D>(-QH), QJ);
     subtractGram(C.phi22, J);
     addRowProducts(C.phi22, QJ, QJ);
   }
@@ -290,18 +266,18 @@ void BasicHandleAssembly<Scalar>::assemble(const Workspace& ws, int node, const 
 
 // The right-hand sides of C's handle equations (the bias part of assemble): with A12 e =
 // Phi^A_12 T^T e and X^T e = -Phi^A_22 T^T e (rake) or Phi^B_21 e (compress), mat-vec products only.
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::assembleBiases(const Workspace& ws, int node, const VecX& load) {
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::assembleBiases(const Workspace& ws, int node, const VecX& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
-  const V3 s = jointOffset(ws, n.joint);
-  const V6 beta = B.b1 - motionAt(A.b2, s) - c_[static_cast<std::size_t>(n.joint)];
+  const Offset s = jointOffset(ws, n.joint);
+  const V beta = B.b1 - Space::template motionAt<Scalar>(A.b2, s) - c_[static_cast<std::size_t>(n.joint)];
   JointElimination& el = C.joint;
   if (!jointBiases(n.joint, beta, load, el)) singular_[static_cast<std::size_t>(n.joint)] = 1;
-  const V6 shifted = forceAt(el.e, s);  // T^T e
+  const V shifted = Space::template forceAt<Scalar>(el.e, s);  // T^T e
   C.b1 = A.b1;
   C.b1.noalias() -= A.phi12 * shifted;
   if (!n.hasDownHandle) return;
@@ -316,16 +292,16 @@ void BasicHandleAssembly<Scalar>::assembleBiases(const Workspace& ws, int node, 
 
 // Base connection (thesis eq. (3.44)): the root's upper handle is joined to the ground, whose
 // mobility is zero. factorRoot once per configuration, solveRoot for each right-hand side.
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::factorRoot(int k) {
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::factorRoot(int k) {
   const int node = tree_.roots()[static_cast<std::size_t>(k)];
   const int j = tree_.nodes()[static_cast<std::size_t>(node)].top;
   singular_[static_cast<std::size_t>(j)] =
       !factorJoint(eq_[static_cast<std::size_t>(node)].phi11, j, rootJoint_[static_cast<std::size_t>(k)]);
 }
 
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::solveRoot(int k, const V6& groundMotion, const VecX& load, VecX& rates) {
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::solveRoot(int k, const V& groundMotion, const VecX& load, VecX& rates) {
   const int node = tree_.roots()[static_cast<std::size_t>(k)];
   NodeEquations& R = eq_[static_cast<std::size_t>(node)];
   const int j = tree_.nodes()[static_cast<std::size_t>(node)].top;
@@ -337,7 +313,7 @@ void BasicHandleAssembly<Scalar>::solveRoot(int k, const V6& groundMotion, const
     jointForce_[static_cast<std::size_t>(j)].setZero();
     return;
   }
-  const V6 beta = R.b1 - groundMotion - c_[static_cast<std::size_t>(j)];
+  const V beta = R.b1 - groundMotion - c_[static_cast<std::size_t>(j)];
   if (!jointBiases(j, beta, load, root)) singular_[static_cast<std::size_t>(j)] = 1;
   R.f1 = root.e;
   jointForce_[static_cast<std::size_t>(j)] = root.e;
@@ -347,39 +323,39 @@ void BasicHandleAssembly<Scalar>::solveRoot(int k, const V6& groundMotion, const
 // Disassembly (thesis eq. (3.39) and the text after eq. (3.44)): C's handle forces give the
 // joint's relative-motion change y = Phi^A_21^ f_1 - X f_2, hence the joint force and rates, then
 // A's and B's handle forces.
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::disassemble(const Workspace& ws, int node, VecX& rates) {
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::disassemble(const Workspace& ws, int node, VecX& rates) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   const NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
-  const V3 s = jointOffset(ws, n.joint);
-  V6 y = motionAt(A.phi12.transpose() * C.f1, s);
+  const Offset s = jointOffset(ws, n.joint);
+  V y = Space::template motionAt<Scalar>(V(A.phi12.transpose() * C.f1), s);
   if (n.hasDownHandle) {
     if (n.rake)
-      y += motionAt(A.phi22 * C.f2, s);
+      y += Space::template motionAt<Scalar>(V(A.phi22 * C.f2), s);
     else
       y.noalias() -= B.phi12 * C.f2;
   }
   const Joint& joint = model_.joints[static_cast<std::size_t>(n.joint)];
-  V6 f;
+  V f;
   applyElimination(C.joint, y, f, rates.segment(joint.iv, joint.nv));
   A.f1 = C.f1;
-  A.f2 = -forceAt(f, s);
+  A.f2 = -Space::template forceAt<Scalar>(f, s);
   B.f1 = f;
   B.f2.setZero();
   if (n.hasDownHandle) (n.rake ? A.f2 : B.f2) += C.f2;
   jointForce_[static_cast<std::size_t>(n.joint)] = f;
 }
 
-template <class Scalar>
-typename BasicHandleAssembly<Scalar>::V3 BasicHandleAssembly<Scalar>::jointOffset(const Workspace& ws, int j) const {
+template <class Scalar, class Space>
+typename BasicHandleAssembly<Scalar, Space>::Offset BasicHandleAssembly<Scalar, Space>::jointOffset(const Workspace& ws, int j) const {
   const auto idx = static_cast<std::size_t>(j);
-  return (ws.X0[idx].r - ws.X0[static_cast<std::size_t>(model_.joints[idx].parent)].r).template cast<Scalar>();
+  return Space::template offset<Scalar>(ws.X0[idx].r - ws.X0[static_cast<std::size_t>(model_.joints[idx].parent)].r);
 }
 
-template <class Scalar>
-void BasicHandleAssembly<Scalar>::throwIfSingular(std::string_view formulation) const {
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::throwIfSingular(std::string_view formulation) const {
   for (int j = 1; j <= model_.bodyCount(); ++j)
     if (singular_[static_cast<std::size_t>(j)])
       throw Error(std::string(formulation) + ": the mobility at joint '" +
@@ -388,7 +364,9 @@ void BasicHandleAssembly<Scalar>::throwIfSingular(std::string_view formulation) 
                   "about the joint's axes)");
 }
 
-template class BasicHandleAssembly<double>;
-template class BasicHandleAssembly<float>;
+template class BasicHandleAssembly<double, SpatialSpace>;
+template class BasicHandleAssembly<float, SpatialSpace>;
+template class BasicHandleAssembly<double, PlanarSpace>;
+template class BasicHandleAssembly<float, PlanarSpace>;
 
 }  // namespace articula

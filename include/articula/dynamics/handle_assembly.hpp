@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "articula/dynamics/assembly_tree.hpp"
+#include "articula/dynamics/handle_space.hpp"
 #include "articula/dynamics/tree_schedule.hpp"
 #include "articula/kinematics/workspace.hpp"
 
@@ -43,48 +44,18 @@ void runTiers(int threads, const Sweep& sweep) {
   sweep();
 }
 
-/// The fixed-size types of the handle equations in a scalar type (double, or float for the
-/// single-precision study of seed 000).
-template <class S>
-using Vec3T = Eigen::Matrix<S, 3, 1>;
-template <class S>
-using Mat3T = Eigen::Matrix<S, 3, 3>;
-template <class S>
-using Vec6T = Eigen::Matrix<S, 6, 1>;
-template <class S>
-using Mat6T = Eigen::Matrix<S, 6, 6>;
-template <class S>
-using VectorXT = Eigen::Matrix<S, Eigen::Dynamic, 1>;
-
-/// Changes of reference point, world axes. With s = Q - P, a motion vector about P is T m about
-/// Q, T = [1 0; -sx 1] (the transpose of the thesis's shift matrix S_PQ, eq. (3.18)-(3.19)); a
-/// force about Q is T^T f about P (eq. (3.23)).
-template <class M, class P>
-Vec6T<typename M::Scalar> motionAt(const Eigen::MatrixBase<M>& m, const Eigen::MatrixBase<P>& s) {
-  using S = typename M::Scalar;
-  Vec6T<S> out = m;
-  out.template tail<3>() -= Vec3T<S>(s).cross(Vec3T<S>(out.template head<3>()));
-  return out;
-}
-template <class F, class P>
-Vec6T<typename F::Scalar> forceAt(const Eigen::MatrixBase<F>& f, const Eigen::MatrixBase<P>& s) {
-  using S = typename F::Scalar;
-  Vec6T<S> out = f;
-  out.template head<3>() += Vec3T<S>(s).cross(Vec3T<S>(out.template tail<3>()));
-  return out;
-}
-
-/// The handle equations in the scalar type Scalar; inputs from the (double) workspace are
-/// rounded to it. HandleAssembly is the double one.
-template <class Scalar>
+/// The handle equations in the scalar type Scalar and the vector space Space
+/// (dynamics/handle_space.hpp: 6D, or the plane); inputs from the (double) workspace are rounded
+/// to Scalar. HandleAssembly is the double 6D one.
+template <class Scalar, class Space = SpatialSpace>
 class BasicHandleAssembly {
  public:
-  using V3 = Vec3T<Scalar>;
-  using M3 = Mat3T<Scalar>;
-  using V6 = Vec6T<Scalar>;
-  using M6 = Mat6T<Scalar>;
+  static constexpr int D = Space::D;
+  using V = typename Space::template Vec<Scalar>;
+  using M = typename Space::template Mat<Scalar>;
+  using Offset = typename Space::template Offset<Scalar>;
   using VecX = VectorXT<Scalar>;
-  using Sub = Eigen::Matrix<Scalar, 6, Eigen::Dynamic, 0, 6, 6>;
+  using Sub = Eigen::Matrix<Scalar, D, Eigen::Dynamic, 0, D, 6>;
   using SmallM = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
   using SmallV = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, 6, 1>;
 
@@ -102,12 +73,12 @@ class BasicHandleAssembly {
   /// motion subspace into world axes. Reads ws.X0 and ws.joint (updatePositions).
   void leaf(const Workspace& ws, int body);
   /// Sets leaf i's bias to b = Phi f for the force f on it (world axes, about its origin).
-  void setLeafForce(int body, const V6& force);
+  void setLeafForce(int body, const V& force);
   /// Sets leaf i's bias to zero (no force on it).
   void clearLeafForce(int body);
   /// Joint i's bias term c in the relative motion m_child = m_parent + S qdot + c (world axes,
   /// about the child's origin); zero unless set.
-  V6& jointBias(int joint) { return c_[static_cast<std::size_t>(joint)]; }
+  V& jointBias(int joint) { return c_[static_cast<std::size_t>(joint)]; }
   /// Joint i's motion subspace in world axes (after leaf(i)).
   const Sub& motionSubspace(int joint) const { return S_[static_cast<std::size_t>(joint)]; }
 
@@ -119,7 +90,7 @@ class BasicHandleAssembly {
   /// Base connection of root k (eq. (3.44)) to the ground: factorRoot once per configuration,
   /// then solveRoot for the ground moving with `groundMotion`, writing the root joint's rates.
   void factorRoot(int k);
-  void solveRoot(int k, const V6& groundMotion, const VecX& load, VecX& rates);
+  void solveRoot(int k, const V& groundMotion, const VecX& load, VecX& rates);
   /// Disassembly of a node of tier >= 1 (eq. (3.39)); writes its joint's rates.
   void disassemble(const Workspace& ws, int node, VecX& rates);
   /// One sweep: leafUp(body) sets each leaf (leaf(), jointBias, setLeafForce), then assembly
@@ -127,7 +98,7 @@ class BasicHandleAssembly {
   /// writing every joint's rates, and leafDown(body) after each body's handle forces are known.
   /// A TreeSchedule sweep (call it in runTiers).
   template <class LeafUp, class LeafDown>
-  void solve(const Workspace& ws, const V6& groundMotion, const VecX& load, VecX& rates,
+  void solve(const Workspace& ws, const V& groundMotion, const VecX& load, VecX& rates,
              const LeafUp& leafUp, const LeafDown& leafDown) {
     sweep(ws, groundMotion, load, rates, leafUp, leafDown, true);
   }
@@ -135,16 +106,16 @@ class BasicHandleAssembly {
   /// clearLeafForce, joint biases, loads, ground motion) at the configuration of the last solve:
   /// mat-vec products only, several times cheaper than solve.
   template <class LeafUp, class LeafDown>
-  void resolve(const Workspace& ws, const V6& groundMotion, const VecX& load, VecX& rates,
+  void resolve(const Workspace& ws, const V& groundMotion, const VecX& load, VecX& rates,
                const LeafUp& leafUp, const LeafDown& leafDown) {
     sweep(ws, groundMotion, load, rates, leafUp, leafDown, false);
   }
 
   /// After disassembly: the force (momentum) body i receives from its parent across joint i
   /// (world axes, about body i's origin; index 0 unused).
-  const std::vector<V6>& jointForces() const { return jointForce_; }
+  const std::vector<V>& jointForces() const { return jointForce_; }
   /// After disassembly: body i's motion (world axes, about its origin) from its leaf equation.
-  V6 leafMotion(int body) const;
+  V leafMotion(int body) const;
   /// Throws articula::Error naming the first joint whose elimination failed in the last sweep.
   void throwIfSingular(std::string_view formulation) const;
 
@@ -154,23 +125,23 @@ class BasicHandleAssembly {
   // Then f = e + W (beta - r) and qdot = mu - Y^T (beta - r), with W = L^-T P L^-1 and
   // Y = L^-T Q R^-T (see eliminate); W and Y are never formed.
   struct JointElimination {
-    M6 Linv;         ///< L^-1, lower triangular
-    Sub Q;   ///< 6 x nv, orthonormal columns
+    M Linv;         ///< L^-1, lower triangular
+    Sub Q;            ///< D x nv, orthonormal columns
     SmallM R;     ///< nv x nv, upper triangular
-    V6 e;            ///< the force at r = beta
+    V e;            ///< the force at r = beta
     SmallV mu;    ///< the joint rates at r = beta
   };
   struct NodeEquations {
-    M6 phi11, phi12, phi22;  ///< Phi_21 = Phi_12^T
-    V6 b1, b2;
-    V6 f1, f2;  ///< handle forces, known after disassembly
+    M phi11, phi12, phi22;  ///< Phi_21 = Phi_12^T
+    V b1, b2;
+    V f1, f2;  ///< handle forces, known after disassembly
     JointElimination joint;
   };
 
-  bool factorJoint(const M6& K, int joint, JointElimination& out) const;
-  bool jointBiases(int joint, const V6& beta, const VecX& load, JointElimination& el) const;
+  bool factorJoint(const M& K, int joint, JointElimination& out) const;
+  bool jointBiases(int joint, const V& beta, const VecX& load, JointElimination& el) const;
   template <class LeafUp, class LeafDown>
-  void sweep(const Workspace& ws, const V6& groundMotion, const VecX& load, VecX& rates,
+  void sweep(const Workspace& ws, const V& groundMotion, const VecX& load, VecX& rates,
              const LeafUp& leafUp, const LeafDown& leafDown, bool factor) {
     schedule_.sweep(
         leafUp,
@@ -189,20 +160,20 @@ class BasicHandleAssembly {
         [&](int node) { disassemble(ws, node, rates); }, leafDown);
   }
   /// The joint's force and rates for the relative-motion change y = beta - r.
-  static void applyElimination(const JointElimination& el, const V6& y, V6& f, Eigen::Ref<VecX> qdot);
+  static void applyElimination(const JointElimination& el, const V& y, V& f, Eigen::Ref<VecX> qdot);
   /// From the origin of joint j's parent body to the origin of its child body, world axes.
-  V3 jointOffset(const Workspace& ws, int j) const;
+  Offset jointOffset(const Workspace& ws, int j) const;
 
   const Model& model_;
   AssemblyTree tree_;
   int threads_;
   TreeSchedule schedule_;
-  std::vector<M3> inverseCentralInertia_;  // per body, body axes
+  std::vector<Mat3> centralInertia_, inverseCentralInertia_;  // per body, body axes
   std::vector<Sub> S_;             // motion subspaces, world axes
-  std::vector<V6> c_;                      // joint bias terms, world axes
+  std::vector<V> c_;                      // joint bias terms, world axes
   std::vector<NodeEquations> eq_;
   std::vector<JointElimination> rootJoint_;  // per root, in roots() order
-  std::vector<V6> jointForce_;
+  std::vector<V> jointForce_;
   std::vector<char> singular_;  // per joint: its elimination failed in the last sweep
 };
 
