@@ -1,263 +1,30 @@
 #include "articula/dynamics/hdca.hpp"
 
-#include <string>
 #include <type_traits>
+#include <vector>
 
-#include "articula/core/error.hpp"
-#include "articula/dynamics/force_elements.hpp"
-#include "articula/kinematics/kinematics.hpp"
+#include "articula/model/planarity.hpp"
 
 namespace articula {
 
-namespace {
-// Relative threshold of the numerical rank of J M^-1 J^T: far above round-off, far below the
-// conditioning of a mechanism away from a singular position (the reference formulation's choice
-// in double precision; in single precision about 1000 eps).
 template <class Scalar>
-constexpr double kRankThreshold = std::is_same_v<Scalar, float> ? 1e-4 : 1e-10;
-
-// x itself in double precision, else x rounded into `buffer`.
-template <class Scalar>
-const Eigen::VectorXd& inDouble(const VectorXT<Scalar>& x, Eigen::VectorXd& buffer) {
-  if constexpr (std::is_same_v<Scalar, double>) {
-    return x;
-  } else {
-    buffer = x.template cast<double>();
-    return buffer;
-  }
-}
-}  // namespace
-
-template <class Scalar>
-BasicHdca<Scalar>::BasicHdca(const Model& model, const HdcaOptions& options)
-    : model_(model),
-      ws_(model),
-      handles_(model, options.pairing, options.threads, "hdca"),
-      impulses_(model),
-      constraints_(model) {
-  if (!model.prescribed.empty())
-    throw Error("formulation 'hdca' does not handle prescribed motion yet (the model has " +
-                std::to_string(model.prescribed.size()) + "); use 'reference' or 'hybrid'");
-  const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
-  const auto rows = static_cast<Eigen::Index>(impulses_.size());
-  J_.setZero(rows, model.nv);
-  G_.setZero(model.nv, rows);
-  compliance_.setZero(rows, rows);
-  cod_ = Eigen::CompleteOrthogonalDecomposition<MatX>(rows, rows);
-  cod_.setThreshold(kRankThreshold<Scalar>);
-  sigma_.setZero(rows);
-  rhs_.setZero(rows);
-  zeroLoad_.setZero(model.nv);
-  column_.setZero(model.nv);
-  loopImpulse_.assign(bodies, V6::Zero());
-  impulseRate_.assign(bodies, Vec6::Zero());
-  V_.assign(bodies, V6::Zero());
-  subtreeForce_.assign(bodies, V6::Zero());
-  nodeForce_.assign(handles_.tree().nodes().size(), V6::Zero());
-  belowForce_.assign(handles_.tree().nodes().size(), V6::Zero());
+typename BasicHdca<Scalar>::Kernels BasicHdca<Scalar>::makeKernel(const Model& model, const HdcaOptions& options) {
+  std::vector<PlanarJoint> joints;
+  if (options.planarKernel && describePlanar(model, joints)) return Kernels(std::in_place_index<1>, model, options);
+  return Kernels(std::in_place_index<0>, model, options);
 }
 
-// Velocity level (thesis 3.4.1): leaves with zero bias (eq. (4.49), the momenta entering as
-// joint loads), assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39)
-// giving the joint velocities (3.45), then each body's velocity from its leaf equation.
 template <class Scalar>
-void BasicHdca<Scalar>::velocitySweep(const VecX& p, VecX& v) {
-  runTiers(handles_.threads(), [&] {
-    handles_.solve(
-        ws_, V6::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
-  });
-  handles_.throwIfSingular("hdca");
-  if (impulses_.size() > 0) closeLoops(p, v);
-}
+BasicHdca<Scalar>::BasicHdca(const Model& model, const HdcaOptions& options) : kernel_(makeKernel(model, options)) {}
 
-// Closed loops: v = M^-1 (p + J^T sigma) with J v = 0. The sweep above gave v0 = M^-1 p; each
-// column of G = M^-1 J^T comes from a sweep at the same mobilities with the row's unit impulses
-// as leaf loads (mat-vec products only), then (J G) sigma = -J v0, solved for the minimum-norm
-// sigma (redundant rows, as a planar loop's out-of-plane ones, have J G singular; like the
-// reference formulation's decomposition, kRankThreshold sets the numerical rank). A last sweep with
-// the loads p and the impulses gives v, the joint momenta P* and the body velocities.
 template <class Scalar>
-void BasicHdca<Scalar>::closeLoops(const VecX& p, VecX& v) {
-  impulses_.update(ws_);
-  constraints_.jacobian(ws_, 0.0);
-  const auto& rows = impulses_.rows();
-  const int bodies = model_.bodyCount();
-  for (int k = 0; k < impulses_.size(); ++k) {
-    const auto& row = rows[static_cast<std::size_t>(k)];
-    if (constraints_.J.row(k).isZero(0.0)) {  // e.g. a planar loop's out-of-plane rows: M^-1 J_k^T = 0
-      G_.col(k).setZero();
-      continue;
-    }
-    runTiers(handles_.threads(), [&] {
-      handles_.resolve(
-          ws_, V6::Zero(), zeroLoad_, column_,
-          [&](int i) {
-            if (i == row.bodyA)
-              handles_.setLeafForce(i, row.onA.template cast<Scalar>());
-            else if (i == row.bodyB)
-              handles_.setLeafForce(i, row.onB.template cast<Scalar>());
-            else
-              handles_.clearLeafForce(i);
-          },
-          [](int) {});
-    });
-    G_.col(k) = column_;
-  }
-  J_ = constraints_.J.template cast<Scalar>();
-  compliance_.noalias() = J_ * G_;
-  rhs_.noalias() = -J_ * v;
-  cod_.compute(compliance_);
-  sigma_ = cod_.solve(rhs_);
-  for (int i = 0; i <= bodies; ++i) loopImpulse_[static_cast<std::size_t>(i)].setZero();
-  for (int k = 0; k < impulses_.size(); ++k) {
-    const auto& row = rows[static_cast<std::size_t>(k)];
-    loopImpulse_[static_cast<std::size_t>(row.bodyA)] += sigma_[k] * row.onA.template cast<Scalar>();
-    loopImpulse_[static_cast<std::size_t>(row.bodyB)] += sigma_[k] * row.onB.template cast<Scalar>();
-  }
-  runTiers(handles_.threads(), [&] {
-    handles_.resolve(
-        ws_, V6::Zero(), p, v, [&](int i) { handles_.setLeafForce(i, loopImpulse_[static_cast<std::size_t>(i)]); },
-        [&](int i) { bodyVelocity(i); });
-  });
-  handles_.throwIfSingular("hdca");
-}
-
-// V = Phi (f_1 + f_2) (eq. (3.30)); the force elements read it in body axes.
-template <class Scalar>
-void BasicHdca<Scalar>::bodyVelocity(int i) {
-  const auto idx = static_cast<std::size_t>(i);
-  V_[idx] = handles_.leafMotion(i);
-  const Mat3& E = ws_.X0[idx].E;  // world axes to body axes
-  const Vec6 V = V_[idx].template cast<double>();
-  ws_.v[idx] = Motion(E * V.head<3>(), E * V.tail<3>());
-}
-
-// The applied force on one body, gravity included: world axes, about the body's origin.
-template <class Scalar>
-void BasicHdca<Scalar>::leafForce(int i) {
-  const auto idx = static_cast<std::size_t>(i);
-  const Body& body = model_.bodies[idx];
-  const Mat3 R = ws_.X0[idx].E.transpose();
-  const Vec3 weight = body.mass * model_.gravity;
-  Vec6 F;
-  F.head<3>().noalias() = R * ws_.fext[idx].ang;
-  F.head<3>() += (R * body.com).cross(weight);
-  F.tail<3>().noalias() = R * ws_.fext[idx].lin;
-  F.tail<3>() += weight;
-  if (impulses_.size() > 0) F -= impulseRate_[idx];  // (dJ/dt)^T sigma (constraint_impulses.hpp)
-  nodeForce_[idx - 1] = F.template cast<Scalar>();
-}
-
-// The applied forces on C's bodies: A's plus B's shifted from B's top to C's top.
-template <class Scalar>
-void BasicHdca<Scalar>::accumulateForces(int node) {
-  const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
-  const Vec3T<Scalar> s =
-      (ws_.X0[static_cast<std::size_t>(n.joint)].r - ws_.X0[static_cast<std::size_t>(n.top)].r).template cast<Scalar>();
-  nodeForce_[static_cast<std::size_t>(node)] =
-      nodeForce_[static_cast<std::size_t>(n.first)] + forceAt(nodeForce_[static_cast<std::size_t>(n.second)], s);
-}
-
-// The descendant sums (thesis eq. (3.58)), from the root down: the bodies below joint j are B's
-// and, when C's lower handle is B's (compress), those below C's bottom; the bodies below A's
-// bottom are B's and those below C's bottom; below B's bottom lie those below C's bottom when
-// it is B's, and none when B is a complete subtree (rake).
-template <class Scalar>
-void BasicHdca<Scalar>::distributeForces(int node) {
-  const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
-  const AssemblyNode& A = handles_.tree().nodes()[static_cast<std::size_t>(n.first)];
-  const Vec3T<Scalar> rJoint = ws_.X0[static_cast<std::size_t>(n.joint)].r.template cast<Scalar>();
-  const Vec3T<Scalar> rBottom = ws_.X0[static_cast<std::size_t>(n.bottom)].r.template cast<Scalar>();
-  const Vec3T<Scalar> rBottomA = ws_.X0[static_cast<std::size_t>(A.bottom)].r.template cast<Scalar>();
-  const V6& FB = nodeForce_[static_cast<std::size_t>(n.second)];
-  const V6 below = n.hasDownHandle ? belowForce_[static_cast<std::size_t>(node)] : V6::Zero();
-  V6& Fj = subtreeForce_[static_cast<std::size_t>(n.joint)];
-  Fj = FB;
-  if (!n.rake) Fj += forceAt(below, rBottom - rJoint);
-  belowForce_[static_cast<std::size_t>(n.first)] = forceAt(FB, rJoint - rBottomA) + forceAt(below, rBottom - rBottomA);
-  belowForce_[static_cast<std::size_t>(n.second)] = n.rake ? V6::Zero() : below;
-}
-
-// Thesis eq. (3.59) with vectors about the child's origin (see hdca.hpp):
-// pdot_j = tau_j + S^T (F_j - V_j x* P_j) + (dS/dt|child)^T P_j.
-template <class Scalar>
-void BasicHdca<Scalar>::momentumRate(int j, const VecX& v, VecX& pdot) const {
-  const auto idx = static_cast<std::size_t>(j);
-  const Joint& joint = model_.joints[idx];
-  if (joint.nv == 0) return;
-  const V6& P = handles_.jointForces()[idx];
-  using V3 = Vec3T<Scalar>;
-  const V3 w = V_[idx].template head<3>(), u = V_[idx].template tail<3>();
-  const V3 n = P.template head<3>(), f = P.template tail<3>();
-  V6 load = subtreeForce_[idx];
-  load.template head<3>() -= w.cross(n) + u.cross(f);  // V x* P
-  load.template tail<3>() -= w.cross(f);
-  auto rate = pdot.segment(joint.iv, joint.nv);
-  rate = ws_.tau.segment(joint.iv, joint.nv).template cast<Scalar>();
-  rate.noalias() += handles_.motionSubspace(j).transpose() * load;
-  const MotionSubspace& S = ws_.joint[idx].S;  // child axes
-  const Mat3& E = ws_.X0[idx].E;
-  if (joint.type == JointType::Universal) {
-    // The first axis in child axes turns with the second angle: d/dt S_0 = v_1 (S_0 x S_1).
-    const Vec3 a1 = S.col(0).head<3>(), a2 = S.col(1).head<3>();
-    rate[0] += v[joint.iv + 1] * static_cast<Scalar>(a1.cross(a2).dot(E * n.template cast<double>()));
-  } else if (joint.type == JointType::Planar) {
-    // The in-plane translation columns turn with the angle: d/dt (x, y) = v_2 (y, -x).
-    const Vec3 fc = E * f.template cast<double>();
-    for (int k = 0; k < 2; ++k) rate[k] += v[joint.iv + 2] * static_cast<Scalar>(S(4, k) * fc.x() - S(3, k) * fc.y());
-  }
-}
-
-// Forces: leaves, accumulation to the roots, distribution back to the leaves, then every joint's
-// momentum rate.
-template <class Scalar>
-void BasicHdca<Scalar>::forceSweep(const VecX& v, VecX& pdot) {
-  const AssemblyTree& tree = handles_.tree();
-  handles_.schedule().sweep(
-      [&](int i) { leafForce(i); }, [&](int node) { accumulateForces(node); },
-      [&] {
-        for (int root : tree.roots())
-          subtreeForce_[static_cast<std::size_t>(tree.nodes()[static_cast<std::size_t>(root)].top)] =
-              nodeForce_[static_cast<std::size_t>(root)];
+Vec6 BasicHdca<Scalar>::jointMomentum(int j) const {
+  return std::visit(
+      [j](const auto& kernel) -> Vec6 {
+        using Space = typename std::remove_cvref_t<decltype(kernel)>::VectorSpace;
+        return Space::template toWorld<Scalar>(kernel.jointMomenta()[static_cast<std::size_t>(j)]);
       },
-      [&](int node) { distributeForces(node); }, [&](int j) { momentumRate(j, v, pdot); });
-}
-
-template <class Scalar>
-void BasicHdca<Scalar>::derivatives(double t, const VecX& q, const VecX& p, VecX& v,
-                       VecX& pdot) {
-  const Eigen::VectorXd& qd = inDouble<Scalar>(q, qd_);
-  updatePositions(model_, ws_, qd);
-  velocitySweep(p, v);
-  evaluateForceElements(model_, ws_, t, qd, inDouble<Scalar>(v, vd_));
-  if (impulses_.size() > 0) {
-    for (Vec6& rate : impulseRate_) rate.setZero();
-    impulses_.addRates(ws_, inDouble<Scalar>(sigma_, sigmad_), impulseRate_);
-  }
-  runTiers(handles_.threads(), [&] { forceSweep(v, pdot); });
-}
-
-template <class Scalar>
-void BasicHdca<Scalar>::velocities(const VecX& q, const VecX& p, VecX& v) {
-  updatePositions(model_, ws_, inDouble<Scalar>(q, qd_));
-  velocitySweep(p, v);
-}
-
-// p_j = S_j^T P_j with P_j summed from the leaves to the root in body axes (the momentum form of
-// the thesis's initial projection of eq. (3.29), text after eq. (3.59)).
-template <class Scalar>
-void BasicHdca<Scalar>::momenta(const VecX& q, const VecX& v, VecX& p) {
-  updateVelocities(model_, ws_, inDouble<Scalar>(q, qd_), inDouble<Scalar>(v, vd_));
-  const int bodies = model_.bodyCount();
-  for (int i = 1; i <= bodies; ++i)
-    ws_.f[static_cast<std::size_t>(i)] =
-        model_.bodies[static_cast<std::size_t>(i)].inertia * ws_.v[static_cast<std::size_t>(i)];
-  for (int i = bodies; i >= 1; --i) {
-    const auto idx = static_cast<std::size_t>(i);
-    const Joint& joint = model_.joints[idx];
-    p.segment(joint.iv, joint.nv) = (ws_.joint[idx].S.transpose() * ws_.f[idx].vector()).template cast<Scalar>();
-    if (joint.parent > 0) ws_.f[static_cast<std::size_t>(joint.parent)] += ws_.Xup[idx].applyInverse(ws_.f[idx]);
-  }
+      kernel_);
 }
 
 template class BasicHdca<double>;

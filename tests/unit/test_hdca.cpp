@@ -160,7 +160,7 @@ TEST(Hdca, JointMomentaAreSubtreeMomenta) {
     const Mat3 R = ws.X0[idx].E.transpose();
     Vec6 expected;
     expected << R * h[idx].ang, R * h[idx].lin;
-    const Vec6& actual = hdca.jointMomenta()[idx];
+    const Vec6 actual = hdca.jointMomentum(i);
     EXPECT_LT((actual - expected).norm(), 1e-12 * std::max(1.0, expected.norm())) << "joint " << i;
     const int parent = model.joints[idx].parent;
     if (parent > 0) h[static_cast<std::size_t>(parent)] += ws.Xup[idx].applyInverse(h[idx]);
@@ -273,4 +273,25 @@ TEST(Hdca, SinglePrecisionAgreesWithDouble) {
   };
   for (int bodies : {1, 5, 16, 40}) compare(test_models::randomTree(bodies, 1).build());
   compare(makeNFourBar(1, 1.0, -2.0));
+}
+
+// On planar mechanisms the handle equations run in the plane (3x3): the same velocities and
+// momentum rates as the 6D kernel, on a planar chain and on four-bar loops; spatial models keep
+// the 6D kernel.
+TEST(Hdca, PlanarKernelAgreesWithTheSpatialOne) {
+  Model chain = makeChain(12, false);
+  chain.v0.setLinSpaced(-1.0, 1.5);
+  for (const Model& model : {chain, makeNFourBar(3, 0.8, 1.5)}) {
+    Hdca planar(model), spatial(model, HdcaOptions{1, balancedPairing, false});
+    ASSERT_TRUE(planar.planar()) << model.name;
+    ASSERT_FALSE(spatial.planar()) << model.name;
+    Eigen::VectorXd p(model.nv), v1(model.nv), v2(model.nv), pdot1(model.nv), pdot2(model.nv);
+    spatial.momenta(model.q0, model.v0, p);
+    planar.derivatives(0.2, model.q0, p, v1, pdot1);
+    spatial.derivatives(0.2, model.q0, p, v2, pdot2);
+    // Both are solves with M: they differ by round-off amplified by cond(M) (roundTripBound).
+    EXPECT_LT(relativeError(v1, v2), roundTripBound(model)) << model.name;
+    EXPECT_LT(relativeError(pdot1, pdot2), roundTripBound(model)) << model.name;
+  }
+  EXPECT_FALSE(Hdca(makeChain(4, true)).planar());
 }

@@ -1,6 +1,8 @@
-// The Hamiltonian divide-and-conquer algorithm (HDCA) on open trees, spatial form (thesis
-// sections 3.3-3.4 and chapter 6; seed 000 for the planar version): Hamilton's equations in
-// joint coordinates q and joint canonical momenta p, evaluated on the binary assembly tree.
+// The Hamiltonian divide-and-conquer algorithm (HDCA) on trees and closed loops (thesis sections
+// 3.3-3.4 and chapter 6; seed 000 for the planar version): Hamilton's equations in joint
+// coordinates q and joint canonical momenta p, evaluated on the binary assembly tree. The handle
+// equations are 6D, or 3x3 on planar mechanisms (dynamics/handle_space.hpp); closed loops are
+// described in dynamics/constraint_impulses.hpp (p is then p* = M v - J^T sigma).
 //
 // Momenta. p is the generalised momentum conjugate to the joint velocities v: p = M(q) v, whose
 // entry for joint j is p_j = S_j^T P_j, with P_j the spatial momentum of the subtree below joint
@@ -33,20 +35,11 @@
 // results are identical bit for bit for every count.
 #pragma once
 
-#include <vector>
+#include <variant>
 
-#include <Eigen/QR>
-
-#include "articula/dynamics/constraint_impulses.hpp"
-#include "articula/dynamics/handle_assembly.hpp"
-#include "articula/kinematics/constraints.hpp"
+#include "articula/dynamics/hdca_kernel.hpp"
 
 namespace articula {
-
-struct HdcaOptions {
-  int threads = 1;  ///< OpenMP threads sharing the tree's subtrees (1 = serial; ignored without OpenMP)
-  PairingPolicy pairing = balancedPairing;
-};
 
 /// Hdca is the double-precision algorithm; BasicHdca<float> runs the handle equations, the
 /// momentum rates and the loop solve in single precision (seed 000's study) from the same
@@ -55,59 +48,47 @@ template <class Scalar>
 class BasicHdca {
  public:
   using VecX = VectorXT<Scalar>;
-  using V6 = Vec6T<Scalar>;
 
-  /// Throws articula::Error for a model with prescribed motion, or threads < 1.
+  /// Runs in the plane when options.planarKernel is set and the model is planar. Throws
+  /// articula::Error for a model with prescribed motion, or threads < 1.
   explicit BasicHdca(const Model& model, const HdcaOptions& options = {});
 
   /// Hamilton's equations at (t, q, p): joint velocities v (so qdot = G(q) v) and momentum rates
   /// pdot, force elements and gravity included. Throws articula::Error naming the joint whose
   /// mobility is singular or not finite.
-  void derivatives(double t, const VecX& q, const VecX& p, VecX& v,
-                   VecX& pdot);
+  void derivatives(double t, const VecX& q, const VecX& p, VecX& v, VecX& pdot) {
+    std::visit([&](auto& kernel) { kernel.derivatives(t, q, p, v, pdot); }, kernel_);
+  }
   /// The state map v = v(q, p) (velocity level only): M(q)^-1 p on open trees, M^-1 (p + J^T sigma)
   /// with J v = 0 on closed loops.
-  void velocities(const VecX& q, const VecX& p, VecX& v);
+  void velocities(const VecX& q, const VecX& p, VecX& v) {
+    std::visit([&](auto& kernel) { kernel.velocities(q, p, v); }, kernel_);
+  }
   /// A state map p = p(q, v) = M(q) v, by one recursion over the bodies (O(n)); on closed loops
   /// (v with J v = 0) the canonical momenta with sigma = 0, one of those that map back to v.
-  void momenta(const VecX& q, const VecX& v, VecX& p);
+  void momenta(const VecX& q, const VecX& v, VecX& p) {
+    std::visit([&](auto& kernel) { kernel.momenta(q, v, p); }, kernel_);
+  }
 
-  const Model& model() const { return model_; }
-  const AssemblyTree& tree() const { return handles_.tree(); }
+  const AssemblyTree& tree() const {
+    return std::visit([](const auto& kernel) -> const AssemblyTree& { return kernel.tree(); }, kernel_);
+  }
+  /// Whether the handle equations run in the plane (3x3).
+  bool planar() const { return kernel_.index() == 1; }
   /// After derivatives() or velocities(): the spatial momentum P_j of the bodies below joint j
-  /// (world axes, about body j's origin; index 0 unused).
-  const std::vector<V6>& jointMomenta() const { return handles_.jointForces(); }
+  /// (world axes, about body j's origin; in-plane components only on the planar kernel).
+  Vec6 jointMomentum(int j) const;
   /// After derivatives() or velocities() on closed loops: the constraint impulses sigma, one per
   /// row of the loops' constraint Jacobian (empty on open trees).
-  const VecX& constraintImpulses() const { return sigma_; }
+  const VecX& constraintImpulses() const {
+    return std::visit([](const auto& kernel) -> const VecX& { return kernel.constraintImpulses(); }, kernel_);
+  }
 
  private:
-  void velocitySweep(const VecX& p, VecX& v);
-  void closeLoops(const VecX& p, VecX& v);
-  void bodyVelocity(int body);
-  void forceSweep(const VecX& v, VecX& pdot);
-  void leafForce(int body);
-  void accumulateForces(int node);
-  void distributeForces(int node);
-  void momentumRate(int joint, const VecX& v, VecX& pdot) const;
+  using Kernels = std::variant<HdcaKernel<Scalar, SpatialSpace>, HdcaKernel<Scalar, PlanarSpace>>;
+  static Kernels makeKernel(const Model& model, const HdcaOptions& options);
 
-  const Model& model_;
-  Workspace ws_;
-  BasicHandleAssembly<Scalar> handles_;
-  Eigen::VectorXd qd_, vd_, sigmad_;  // q, v, sigma in double for the kinematics (Scalar = float)
-  std::vector<V6> V_;             // body velocities, world axes, about the body's origin
-  std::vector<V6> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin
-  std::vector<V6> belowForce_;    // per node: applied forces on the bodies below its bottom body, about it
-  std::vector<V6> subtreeForce_;  // per joint: F_j, about its child's origin
-  // Closed loops (closeLoops): impulses, Jacobian, G = M^-1 J^T, its compliance J G, sigma.
-  ConstraintImpulses impulses_;
-  ConstraintEvaluator constraints_;
-  using MatX = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
-  MatX J_, G_, compliance_;
-  Eigen::CompleteOrthogonalDecomposition<MatX> cod_;
-  VecX sigma_, rhs_, zeroLoad_, column_;
-  std::vector<V6> loopImpulse_;    // per body: sum of sigma_k times its impulses
-  std::vector<Vec6> impulseRate_;  // per body: their rates
+  Kernels kernel_;
 };
 
 using Hdca = BasicHdca<double>;

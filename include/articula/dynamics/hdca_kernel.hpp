@@ -1,0 +1,85 @@
+// The Hamiltonian divide-and-conquer algorithm in one scalar type and one vector space of the
+// handle equations (dynamics/handle_space.hpp): the implementation behind dynamics/hdca.hpp,
+// which documents the method and picks the space.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/QR>
+
+#include "articula/dynamics/constraint_impulses.hpp"
+#include "articula/dynamics/handle_assembly.hpp"
+#include "articula/kinematics/constraints.hpp"
+
+namespace articula {
+
+struct HdcaOptions {
+  int threads = 1;  ///< OpenMP threads sharing the tree's subtrees (1 = serial; ignored without OpenMP)
+  PairingPolicy pairing = balancedPairing;
+  /// On planar mechanisms (model/planarity.hpp), run the handle equations in the plane (3x3);
+  /// false keeps them 6D.
+  bool planarKernel = true;
+};
+
+template <class Scalar, class Space>
+class HdcaKernel {
+ public:
+  using VecX = VectorXT<Scalar>;
+  using V = typename Space::template Vec<Scalar>;
+  using VectorSpace = Space;
+
+  /// Throws articula::Error for a model with prescribed motion, or threads < 1.
+  HdcaKernel(const Model& model, const HdcaOptions& options);
+
+  /// Hamilton's equations at (t, q, p): joint velocities v (so qdot = G(q) v) and momentum rates
+  /// pdot, force elements and gravity included. Throws articula::Error naming the joint whose
+  /// mobility is singular or not finite.
+  void derivatives(double t, const VecX& q, const VecX& p, VecX& v,
+                   VecX& pdot);
+  /// The state map v = v(q, p) (velocity level only): M(q)^-1 p on open trees, M^-1 (p + J^T sigma)
+  /// with J v = 0 on closed loops.
+  void velocities(const VecX& q, const VecX& p, VecX& v);
+  /// A state map p = p(q, v) = M(q) v, by one recursion over the bodies (O(n)); on closed loops
+  /// (v with J v = 0) the canonical momenta with sigma = 0, one of those that map back to v.
+  void momenta(const VecX& q, const VecX& v, VecX& p);
+
+  const Model& model() const { return model_; }
+  const AssemblyTree& tree() const { return handles_.tree(); }
+  /// After derivatives() or velocities(): the spatial momentum P_j of the bodies below joint j
+  /// (world axes, about body j's origin; index 0 unused).
+  const std::vector<V>& jointMomenta() const { return handles_.jointForces(); }
+  int threads() const { return handles_.threads(); }
+  /// After derivatives() or velocities() on closed loops: the constraint impulses sigma, one per
+  /// row of the loops' constraint Jacobian (empty on open trees).
+  const VecX& constraintImpulses() const { return sigma_; }
+
+ private:
+  void velocitySweep(const VecX& p, VecX& v);
+  void closeLoops(const VecX& p, VecX& v);
+  void bodyVelocity(int body);
+  void forceSweep(const VecX& v, VecX& pdot);
+  void leafForce(int body);
+  void accumulateForces(int node);
+  void distributeForces(int node);
+  void momentumRate(int joint, const VecX& v, VecX& pdot) const;
+
+  const Model& model_;
+  Workspace ws_;
+  BasicHandleAssembly<Scalar, Space> handles_;
+  Eigen::VectorXd qd_, vd_, sigmad_;  // q, v, sigma in double for the kinematics (Scalar = float)
+  std::vector<V> V_;             // body velocities, world axes, about the body's origin
+  std::vector<V> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin
+  std::vector<V> belowForce_;    // per node: applied forces on the bodies below its bottom body, about it
+  std::vector<V> subtreeForce_;  // per joint: F_j, about its child's origin
+  // Closed loops (closeLoops): impulses, Jacobian, G = M^-1 J^T, its compliance J G, sigma.
+  ConstraintImpulses impulses_;
+  ConstraintEvaluator constraints_;
+  using MatX = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  MatX J_, G_, compliance_;
+  Eigen::CompleteOrthogonalDecomposition<MatX> cod_;
+  VecX sigma_, rhs_, zeroLoad_, column_;
+  std::vector<V> loopImpulse_;    // per body: sum of sigma_k times its impulses
+  std::vector<Vec6> impulseRate_;  // per body: their rates
+};
+
+}  // namespace articula
