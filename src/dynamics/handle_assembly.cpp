@@ -160,17 +160,16 @@ void subtractGram(Mat& M, const Mat& A) {
   M.template triangularView<Eigen::StrictlyUpper>() = M.transpose();
 }
 
-template <class S, int D>
-using ProjectedRows = Eigen::Matrix<S, Eigen::Dynamic, D, 0, 6, D>;
-
-// M += B^T C for the few rows of B and C (one per joint coordinate): a sum of fixed-size outer
-// products.
-template <class Mat, class Rows>
-void addRowProducts(Mat& M, const Rows& B, const Rows& C) {
+// M += sign (Q^T A)^T (Q^T B) for the few orthonormal columns of Q (one per joint coordinate):
+// one fixed-size outer product per column (the common single-coordinate joint without
+// dynamic-size temporaries).
+template <class Mat, class Sub>
+void addProjected(Mat& M, const Sub& Q, const Mat& A, const Mat& B, typename Mat::Scalar sign) {
   using Vec = Eigen::Matrix<typename Mat::Scalar, Mat::RowsAtCompileTime, 1>;
-  for (Eigen::Index k = 0; k < B.rows(); ++k) {
-    const Vec b = B.row(k).transpose(), c = C.row(k).transpose();
-    M.noalias() += b * c.transpose();
+  for (Eigen::Index k = 0; k < Q.cols(); ++k) {
+    const Vec q = Q.col(k);
+    const Vec a = A.transpose() * q, b = B.transpose() * q;
+    M.noalias() += (sign * a) * b.transpose();
   }
 }
 
@@ -187,7 +186,16 @@ void addRowProducts(Mat& M, const Rows& B, const Rows& C) {
 template <class Scalar, class Space>
 bool BasicHandleAssembly<Scalar, Space>::factorJoint(const M& K, int j, JointElimination& out) const {
   if (!inverseCholeskyFactor(K, out.Linv)) return false;
-  const Sub U = out.Linv.lazyProduct(S_[static_cast<std::size_t>(j)]);
+  const Sub& S = S_[static_cast<std::size_t>(j)];
+  if (S.cols() == 1) {  // one coordinate: Q = U / |U|, without dynamic-size temporaries
+    const V u = out.Linv * S.col(0);
+    const Scalar r = u.norm();
+    if (!(r > Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * S.col(0).norm())) return false;
+    out.Q.col(0) = u / r;
+    out.R(0, 0) = r;
+    return true;
+  }
+  const Sub U = out.Linv.lazyProduct(S);
   return thinQR(U, out.Q, out.R);
 }
 
@@ -195,6 +203,13 @@ template <class Scalar, class Space>
 bool BasicHandleAssembly<Scalar, Space>::jointBiases(int j, const V& beta, const VecX& load, JointElimination& el) const {
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
   const V z = el.Linv * beta;
+  if (joint.nv == 1) {
+    const V q = el.Q.col(0);
+    const Scalar r = el.R(0, 0), t = load[joint.iv] / r + q.dot(z);
+    el.e.noalias() = el.Linv.transpose() * V(q * t - z);
+    el.mu[0] = t / r;
+    return std::isfinite(el.e.sum() + el.mu[0]);
+  }
   SmallV t = load.segment(joint.iv, joint.nv);
   el.R.transpose().template triangularView<Eigen::Lower>().solveInPlace(t);  // R^-T tau
   t.noalias() += el.Q.transpose() * z;
@@ -211,6 +226,15 @@ template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::applyElimination(const JointElimination& el, const V& y, V& f,
                                       Eigen::Ref<VecX> qdot) {
   V z = el.Linv * y;
+  if (el.Q.cols() == 1) {
+    const V q = el.Q.col(0);
+    const Scalar c = q.dot(z);
+    z -= q * c;
+    f = el.e;
+    f.noalias() += el.Linv.transpose() * z;
+    qdot[0] = el.mu[0] - c / el.R(0, 0);
+    return;
+  }
   SmallV c = el.Q.transpose() * z;
   z.noalias() -= el.Q * c;
   f = el.e;
@@ -241,14 +265,12 @@ void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node,
   singular_[static_cast<std::size_t>(n.joint)] = !factorJoint(K, n.joint, el);
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
   const M H = el.Linv.lazyProduct(A12.transpose());
-  const ProjectedRows<Scalar, D> QH = el.Q.transpose().lazyProduct(H);
   C.phi11 = A.phi11;
   subtractGram(C.phi11, H);
-  addRowProducts(C.phi11, QH, QH);
+  addProjected(C.phi11, el.Q, H, H, Scalar(1));
   if (n.hasDownHandle) {  // else C's f_2 is zero: its lower-handle coefficients are never read
     const M X = n.rake ? M(-A22) : B.phi12;
     const M J = el.Linv.lazyProduct(X);
-    const ProjectedRows<Scalar, D> QJ = el.Q.transpose().lazyProduct(J);
     if (n.rake) {
       C.phi12 = A.phi12;
       C.phi22 = A.phi22;
@@ -257,9 +279,9 @@ void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node,
       C.phi22 = B.phi22;
     }
     C.phi12.noalias() += H.transpose() * J;
-    addRowProducts(C.phi12, ProjectedRows<Scalar, D>(-QH), QJ);
+    addProjected(C.phi12, el.Q, H, J, Scalar(-1));
     subtractGram(C.phi22, J);
-    addRowProducts(C.phi22, QJ, QJ);
+    addProjected(C.phi22, el.Q, J, J, Scalar(1));
   }
   assembleBiases(ws, node, load);
 }
