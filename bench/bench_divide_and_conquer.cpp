@@ -2,13 +2,16 @@
 // of Hamilton's equations by the Hamiltonian algorithm (hdca: v and pdot from (t, q, p)) and one
 // accelerations() evaluation of the acceleration-level DCA (dca), next to the articulated-body
 // algorithm (aba); the assembly tree's depth is reported as a counter. All include evaluating the
-// (empty) force elements; aba takes its planar kernel on the planar chain, hdca and dca stay 6D.
-// HdcaLoops/ReferenceLoops: the same on the N-four-bar's closed loops.
+// (empty) force elements; aba and hdca take their planar kernels on the planar chain, dca stays 6D.
+// HdcaLoops/ReferenceLoops: the same on the N-four-bar's closed loops; Kinematics: the serial
+// position recursion alone. scripts/dc-scaling.py turns the JSON output into docs/benchmarks.md's
+// tables, the fitted scaling law and the many-core projection.
 // Run: build-bench/bin/bench_divide_and_conquer --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include "articula/dynamics/dca.hpp"
 #include "articula/dynamics/hdca.hpp"
+#include "articula/kinematics/kinematics.hpp"
 #include "articula/model/generators.hpp"
 
 using namespace articula;
@@ -49,8 +52,21 @@ void HdcaHamilton(benchmark::State& state, bool spatial, int threads) {
   state.counters["depth"] = hdca.tree().depth();
 }
 
+// The serial part of an evaluation that the tree schedule does not share: the positions of all
+// bodies by the recursive kinematics (updatePositions), for the scaling model of docs/benchmarks.md.
+void Kinematics(benchmark::State& state, bool spatial) {
+  const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
+  Workspace ws(model);
+  for (auto _ : state) {
+    updatePositions(model, ws, model.q0);
+    benchmark::DoNotOptimize(ws.X0.data());
+  }
+}
+
 #define ARTICULA_DC_SIZES ->Arg(4)->Arg(16)->Arg(64)->Arg(256)->Arg(1024)->Arg(4096)
 
+BENCHMARK_CAPTURE(Kinematics, chain, false) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(Kinematics, spatial, true) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Aba, chain, false) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Dca, chain_1thread, false, 1) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Dca, chain_2threads, false, 2) ARTICULA_DC_SIZES;

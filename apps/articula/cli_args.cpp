@@ -26,7 +26,8 @@ usage:
 simulate options:
   --formulation NAME     auto (default: aba for open trees, reference with loops; hybrid with a
                          structural integrator), aba, crba, dca (open trees), semi-recursive
-                         (coordinate partitioning on loops), reference; index-3: hybrid, global
+                         (coordinate partitioning on loops), reference; Hamiltonian, state [q; p]:
+                         hdca (trees and closed loops); index-3: hybrid, global
   --integrator NAME      rk45 (default, adaptive Dormand-Prince 5(4)), rk4, euler: ODE form;
                          trapezoidal, newmark, hht, generalized-alpha: structural integrators for
                          the index-3 formulations (hybrid, global)
@@ -37,8 +38,8 @@ simulate options:
   --penalty ALPHA        augmented-Lagrangian penalty factor (default: automatic, see docs)
   --tangent KIND         K and C of the structural integrators' tangent matrix: analytic
                          (default: springs and dampers) or finite-difference (all forces)
-  --threads N            threads of the finite-difference tangent and of dca (default 1;
-                         same results for every N)
+  --threads N            threads of the finite-difference tangent, of dca and of hdca
+                         (default 1; same results for every N)
   --rtol X, --atol X     rk45 tolerances (default 1e-8, 1e-10)
   --t-end SECONDS        end time (default 10)
   --output-dt SECONDS    sampling period of the outputs (default 0.01)

@@ -99,6 +99,11 @@ const std::vector<FormulationInfo>& formulations() {
        "divide-and-conquer at acceleration level (Featherstone), O(n) serial and O(log n) tiers in parallel "
        "(--threads), open trees (thesis 3.4)",
        false, false},
+      {"hdca",
+       "Hamiltonian divide-and-conquer: Hamilton's equations in joint coordinates and momenta, state [q; p], "
+       "O(n) serial and O(log n) tiers in parallel (--threads), 3x3 on planar mechanisms, trees and closed loops "
+       "(not prescribed motion); euler, rk4, rk45 (thesis 3.3-3.4, seed 000)",
+       true, false},
       {"semi-recursive",
        "accumulated inertias in relative coordinates; tree-sparse Cholesky on trees, coordinate partitioning with "
        "automatic re-selection on closed loops (seeds 001, 004)",
@@ -117,6 +122,17 @@ const std::vector<FormulationInfo>& formulations() {
   return list;
 }
 
+void checkTopology(std::string_view name, const Model& model) {
+  if (!model.hasConstraints()) return;
+  for (const auto& f : formulations())
+    if (f.name == name && !f.closedLoops)
+      throw Error(
+          "formulation '" + std::string(name) + "' handles open trees only, but the model has " +
+          std::to_string(model.loops.size()) + " loop closure(s) and " + std::to_string(model.prescribed.size()) +
+          " prescribed motion(s); use --formulation reference, or hybrid with a structural integrator (--integrator " +
+          structuralNameList() + ")");
+}
+
 std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model& model,
                                              const FormulationOptions& options) {
   const bool constrained = model.hasConstraints();
@@ -126,14 +142,13 @@ std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model&
     throw Error("formulation '" + std::string(name) +
                 "' is an index-3 formulation stepped by a structural integrator: use --integrator " +
                 structuralNameList());
+  if (name == "hdca")
+    throw Error(
+        "formulation 'hdca' is in Hamiltonian form (state [q; p], simulate/hamiltonian_system.hpp) and gives no "
+        "accelerations: simulate() runs it with euler, rk4 or rk45");
   if (name == "semi-recursive" && constrained) return std::make_unique<CoordinatePartitioning>(model);
   if (name == "aba" || name == "crba" || name == "semi-recursive" || name == "dca") {
-    if (constrained)
-      throw Error(
-          "formulation '" + std::string(name) + "' handles open trees only, but the model has " +
-          std::to_string(model.loops.size()) + " loop closure(s) and " + std::to_string(model.prescribed.size()) +
-          " prescribed motion(s); use --formulation reference, or hybrid with a structural integrator (--integrator " +
-          structuralNameList() + ")");
+    checkTopology(name, model);
     if (name == "aba") return std::make_unique<AbaFormulation>(model);
     if (name == "dca") return std::make_unique<DcaFormulation>(model, DcaOptions{options.threads});
     if (name == "semi-recursive") return std::make_unique<SemiRecursiveFormulation>(model);

@@ -9,6 +9,7 @@
 #include "articula/dynamics/singularity.hpp"
 #include "articula/integrate/structural.hpp"
 #include "articula/kinematics/kinematics.hpp"
+#include "articula/simulate/hamiltonian_system.hpp"
 
 namespace articula {
 
@@ -22,8 +23,9 @@ bool isConservative(const Model& model) {
 
 namespace {
 
-// Names the first non-finite entry of the state: joint and coordinate.
-std::string describeNonFinite(const Model& model, const Eigen::VectorXd& x) {
+// Names the first non-finite entry of the integrator's state [q; rates]: joint and coordinate.
+// `rates` names what follows q in the state ("velocity", or "momentum" for [q; p]).
+std::string describeNonFinite(const Model& model, const Eigen::VectorXd& x, const char* rates) {
   for (Eigen::Index k = 0; k < x.size(); ++k) {
     if (std::isfinite(x[k])) continue;
     const bool isPosition = k < model.nq;
@@ -32,11 +34,108 @@ std::string describeNonFinite(const Model& model, const Eigen::VectorXd& x) {
       const Joint& j = model.joints[i];
       const int first = isPosition ? j.iq : j.iv, count = isPosition ? j.nq : j.nv;
       if (index >= first && index < first + count)
-        return "the state became non-finite: " + std::string(isPosition ? "position" : "velocity") + " coordinate " +
+        return "the state became non-finite: " + std::string(isPosition ? "position" : rates) + " coordinate " +
                std::to_string(index - first) + " of joint '" + j.name + "' (body '" + model.bodies[i].name + "')";
     }
   }
   return "the state became non-finite";
+}
+
+// The first-order system the explicit integrators step, and the map from its state to the joint
+// positions and velocities [q; v] that the samples, energies and constraint checks read. The
+// acceleration formulations step [q; v] itself (MultibodySystem: the map is the identity); the
+// Hamiltonian one steps [q; p] (HamiltonianSystem: v = v(q, p), p = M(q) v).
+class RunSystem {
+ public:
+  virtual ~RunSystem() = default;
+  virtual OdeSystem& ode() = 0;
+  virtual ConstraintProjector& projector() = 0;
+  /// What follows q in the integrator's state, for messages: "velocity" or "momentum".
+  virtual const char* rates() const = 0;
+  /// The integrator's state x (sized) of the positions and velocities qv.
+  virtual void fromVelocityState(const Eigen::VectorXd& qv, Eigen::VectorXd& x) = 0;
+  /// [q; v] of the integrator's state x: x itself, or `buffer` (sized) filled with it. Does not
+  /// allocate.
+  virtual const Eigen::VectorXd& velocityState(const Eigen::VectorXd& x, Eigen::VectorXd& buffer) = 0;
+};
+
+class VelocityForm final : public RunSystem {
+ public:
+  VelocityForm(const Model& model, std::unique_ptr<Formulation> formulation, Stabilization stabilization,
+               double projectionTolerance)
+      : system_(model, std::move(formulation), stabilization, projectionTolerance) {}
+  OdeSystem& ode() override { return system_; }
+  ConstraintProjector& projector() override { return system_.projector(); }
+  const char* rates() const override { return "velocity"; }
+  void fromVelocityState(const Eigen::VectorXd& qv, Eigen::VectorXd& x) override { x = qv; }
+  const Eigen::VectorXd& velocityState(const Eigen::VectorXd& x, Eigen::VectorXd&) override { return x; }
+
+ private:
+  MultibodySystem system_;
+};
+
+class HamiltonianForm final : public RunSystem {
+ public:
+  HamiltonianForm(const Model& model, const HdcaOptions& options, bool projectPositions, double projectionTolerance)
+      : system_(model, options, projectPositions, projectionTolerance) {}
+  OdeSystem& ode() override { return system_; }
+  ConstraintProjector& projector() override { return system_.projector(); }
+  const char* rates() const override { return "momentum"; }
+  void fromVelocityState(const Eigen::VectorXd& qv, Eigen::VectorXd& x) override { system_.canonicalState(qv, x); }
+  const Eigen::VectorXd& velocityState(const Eigen::VectorXd& x, Eigen::VectorXd& buffer) override {
+    system_.velocityState(x, buffer);
+    return buffer;
+  }
+
+ private:
+  HamiltonianSystem system_;
+};
+
+// What a run steps: the ODE system, and for a structural integrator the index-3 formulation that
+// keeps the constraints itself (the ODE system then only supplies the consistent initial
+// accelerations, by the reference formulation). Throws articula::Error when the formulation does
+// not fit the integrator or the model: the checks of checkRunOptions.
+struct RunSetup {
+  std::unique_ptr<Index3Problem> index3;  // null with an ODE integrator
+  std::unique_ptr<RunSystem> system;
+  std::string formulation;  // the name the result reports ("auto" resolved)
+  bool structural = false;
+};
+
+RunSetup makeRunSetup(const Model& model, const SimulationOptions& options) {
+  RunSetup setup;
+  setup.structural = isStructuralIntegrator(options.integrator);
+  const int threads = options.augmentedLagrangian.derivatives.threads;
+  if (setup.structural) {
+    setup.index3 = makeIndex3Problem(options.formulation, model, options.augmentedLagrangian);
+    setup.formulation = options.formulation == "auto" ? "hybrid" : options.formulation;
+    setup.system = std::make_unique<VelocityForm>(model, makeFormulation("reference", model), Stabilization::None,
+                                                  options.projectionTolerance);
+  } else if (options.formulation == "hdca") {
+    HdcaOptions ho;
+    ho.threads = threads;
+    setup.formulation = options.formulation;
+    setup.system = std::make_unique<HamiltonianForm>(model, ho, options.stabilization == Stabilization::Projection,
+                                                     options.projectionTolerance);
+  } else {
+    FormulationOptions fo;
+    fo.threads = threads;
+    if (options.stabilization == Stabilization::Baumgarte) {
+      fo.baumgarteAlpha = options.baumgarteAlpha;
+      fo.baumgarteBeta = options.baumgarteBeta;
+    }
+    auto formulation = makeFormulation(options.formulation, model, fo);
+    setup.formulation = std::string(formulation->name());
+    setup.system = std::make_unique<VelocityForm>(model, std::move(formulation), options.stabilization,
+                                                  options.projectionTolerance);
+  }
+  return setup;
+}
+
+std::unique_ptr<Integrator> makeRunIntegrator(const SimulationOptions& options, const RunSetup& setup) {
+  return setup.structural ? makeStructuralIntegrator(options.integrator, options.basicParameter,
+                                                     options.integratorOptions, *setup.index3)
+                          : makeIntegrator(options.integrator, options.integratorOptions);
 }
 
 class Sampler {
@@ -146,13 +245,7 @@ double loadRestart(const SimulationOptions& options, RunState& run, SimulationRe
 void checkRestartFile(const SimulationOptions& options) { openRestart(options); }
 
 void checkRunOptions(const Model& model, const SimulationOptions& options) {
-  if (isStructuralIntegrator(options.integrator)) {
-    auto problem = makeIndex3Problem(options.formulation, model, options.augmentedLagrangian);
-    makeStructuralIntegrator(options.integrator, options.basicParameter, options.integratorOptions, *problem);
-  } else {
-    makeIntegrator(options.integrator, options.integratorOptions);
-    makeFormulation(options.formulation, model);
-  }
+  makeRunIntegrator(options, makeRunSetup(model, options));
 }
 
 SimulationResult simulate(const Model& model, const SimulationOptions& options, const std::vector<SampleSink*>& sinks,
@@ -172,43 +265,25 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     if (!(options.outputInterval > 0.0)) throw Error("the output interval must be positive");
     if (!options.checkpointPath.empty() && !(options.checkpointInterval >= 0.0))
       throw Error("the checkpoint interval must not be negative");
-    // A structural integrator steps an index-3 formulation, which keeps the constraints itself;
-    // the ODE system then only supplies the consistent initial accelerations (reference formulation).
-    const bool structural = isStructuralIntegrator(options.integrator);
-    std::unique_ptr<Index3Problem> index3;
-    std::unique_ptr<Formulation> formulation;
-    Stabilization stabilization = options.stabilization;
-    if (structural) {
-      index3 = makeIndex3Problem(options.formulation, model, options.augmentedLagrangian);
-      result.formulation = options.formulation == "auto" ? "hybrid" : options.formulation;
-      formulation = makeFormulation("reference", model);
-      stabilization = Stabilization::None;
-    } else {
-      FormulationOptions fo;
-      fo.threads = options.augmentedLagrangian.derivatives.threads;
-      if (options.stabilization == Stabilization::Baumgarte) {
-        fo.baumgarteAlpha = options.baumgarteAlpha;
-        fo.baumgarteBeta = options.baumgarteBeta;
-      }
-      formulation = makeFormulation(options.formulation, model, fo);
-      result.formulation = std::string(formulation->name());
-    }
-    MultibodySystem system(model, std::move(formulation), stabilization, options.projectionTolerance);
-    auto integrator = structural ? makeStructuralIntegrator(options.integrator, options.basicParameter,
-                                                            options.integratorOptions, *index3)
-                                 : makeIntegrator(options.integrator, options.integratorOptions);
+    const RunSetup setup = makeRunSetup(model, options);
+    const bool structural = setup.structural;
+    result.formulation = setup.formulation;
+    RunSystem& system = *setup.system;
+    auto integrator = makeRunIntegrator(options, setup);
 
+    // x: the integrator's state; xs: an interpolated one; qv: [q; v] of either (RunSystem).
     Eigen::VectorXd q = model.q0, v = model.v0;
-    Eigen::VectorXd x(model.nq + model.nv), xs(model.nq + model.nv);
+    Eigen::VectorXd x(model.nq + model.nv), xs(model.nq + model.nv), qv(model.nq + model.nv);
     ConstraintProjector& projector = system.projector();
     Sampler sampler(model, projector, sinks);
     if (options.resumeFrom.empty()) {
       if (options.assemble) result.assembly = assemble(model, t, q, v, options.projectionTolerance);
-      x << q, v;
-      result.initialEnergy = result.finalEnergy = sampler.emit(t, x, result, false);
-      integrator->initialize(system, t, x);
+      qv << q, v;
+      result.initialEnergy = result.finalEnergy = sampler.emit(t, qv, result, false);
+      system.fromVelocityState(qv, x);
+      integrator->initialize(system.ode(), t, x);
     } else {
-      wallBefore = loadRestart(options, run, result, *integrator, system, sinks);
+      wallBefore = loadRestart(options, run, result, *integrator, system.ode(), sinks);
       t = result.tReached = integrator->time();
       result.resumedAt = t;
     }
@@ -233,11 +308,12 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       ++run.step;
       const Eigen::VectorXd& state = integrator->state();
       if (!state.allFinite())
-        throw SimulationError(t, run.step,
-                              describeNonFinite(model, state) + " (formulation " + result.formulation + ")");
+        throw SimulationError(
+            t, run.step, describeNonFinite(model, state, system.rates()) + " (formulation " + result.formulation + ")");
       if (model.hasConstraints()) {
-        q = state.head(model.nq);
-        v = state.tail(model.nv);
+        const Eigen::VectorXd& stateQv = system.velocityState(state, qv);
+        q = stateQv.head(model.nq);
+        v = stateQv.tail(model.nv);
         result.maxPositionError = std::max(result.maxPositionError, projector.positionError(t, q));
         result.maxVelocityError = std::max(result.maxVelocityError, projector.velocityError(t, q, v));
         const std::string singular = singularities.check(t, q);
@@ -254,15 +330,15 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       while (sampleTime(run.nextSample) <= t + tol && sampleTime(run.nextSample) <= options.tEnd + tol) {
         const double ts = std::min(sampleTime(run.nextSample), t);
         if (ts >= t - tol) {
-          record(t, state, false);
+          record(t, system.velocityState(state, qv), false);
         } else {
           integrator->interpolate(ts, xs);
-          record(ts, xs, true);
+          record(ts, system.velocityState(xs, qv), true);
         }
         ++run.nextSample;
       }
       if (t >= options.tEnd && sampleTime(run.nextSample - 1) < t - tol)
-        record(t, state, false);  // tEnd off the sample grid
+        record(t, system.velocityState(state, qv), false);  // tEnd off the sample grid
       result.tReached = t;
       if (!options.checkpointPath.empty() && t < options.tEnd) {
         const auto now = Clock::now();

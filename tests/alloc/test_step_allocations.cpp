@@ -12,6 +12,7 @@
 #include "articula/integrate/structural.hpp"
 #include "articula/model/generators.hpp"
 #include "articula/simulate/hamiltonian_system.hpp"
+#include "articula/simulate/simulation.hpp"
 #include "articula/simulate/system.hpp"
 
 namespace {
@@ -139,4 +140,41 @@ TEST(StepAllocations, IndexThreeFormulationsWithEveryStructuralIntegratorAllocat
     expectStructuralStepsAllocateNothing(formulation, model);
     expectStructuralStepsAllocateNothing(formulation, model, finiteDifference);
   }
+}
+
+namespace {
+// Allocations of a whole simulate() run of tEnd seconds, without sinks.
+long allocationsOfRun(const Model& model, SimulationOptions o, double tEnd) {
+  o.tEnd = tEnd;
+  const long before = allocations.load();
+  const SimulationResult r = simulate(model, o, {});
+  const long count = allocations.load() - before;
+  EXPECT_TRUE(r.ok) << r.error;
+  return count;
+}
+}  // namespace
+
+// The run loop of simulate() itself allocates nothing per step or per sample: a run twice as long
+// allocates the same (setting up, the result's strings). HDCA (its state [q; p] mapped to [q; v]
+// for every sample, interpolated ones with rk45; 2 threads briefly, since their barriers are slow
+// on busy cores) next to ABA.
+TEST(StepAllocations, SimulateRunLoopAllocatesNothingPerStep) {
+  const Model chain = makeChain(16, true);
+  for (const char* formulation : {"aba", "hdca"})
+    for (const char* integrator : {"rk4", "rk45"}) {
+      SimulationOptions o;
+      o.formulation = formulation;
+      o.integrator = integrator;
+      o.integratorOptions.dt = 1e-3;
+      o.outputInterval = 0.005;
+      EXPECT_EQ(allocationsOfRun(chain, o, 0.4), allocationsOfRun(chain, o, 0.2)) << formulation << " " << integrator;
+    }
+  SimulationOptions twoThreads;
+  twoThreads.formulation = "hdca";
+  twoThreads.integrator = "rk4";
+  twoThreads.augmentedLagrangian.derivatives.threads = 2;
+  twoThreads.outputInterval = 0.002;
+  const long setUp = allocationsOfRun(chain, twoThreads, 0.01);
+  EXPECT_GT(setUp, 0);  // the counter sees simulate()'s own allocations
+  EXPECT_EQ(allocationsOfRun(chain, twoThreads, 0.02), setUp);
 }

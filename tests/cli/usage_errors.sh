@@ -13,8 +13,11 @@ expected="unknown command 'simulat'"; expect_usage simulat x.yaml
 expected="--dt: 'fast' is not a number"; expect_usage simulate "$root/models/pendulum.yaml" --dt fast
 expected="unknown integrator 'rk5'"; expect_usage simulate "$root/models/pendulum.yaml" --integrator rk5 --out "$out/a" --quiet
 expected="handles open trees only"; expect_usage simulate "$root/models/four_bar.yaml" --formulation aba --out "$out/b" --quiet
+expected="formulation 'hdca' is in ODE form"; expect_usage simulate "$root/models/pendulum.yaml" --formulation hdca --integrator newmark --out "$out/b" --quiet
+test ! -e "$out/b"
 expected="cannot open the model file"; expect_usage info "$out/missing.yaml"
 "$articula" --help | grep -q "articula simulate"
+"$articula" --help | grep -q "hdca (trees and closed loops)"
 "$articula" generate chain --n 8 --spatial -o "$out/chain8.yaml"
 "$articula" check "$out/chain8.yaml" | grep -q "8 bodies"
 "$articula" simulate "$out/chain8.yaml" --t-end 0.5 --out "$out/c" --quiet --no-html

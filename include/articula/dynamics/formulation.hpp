@@ -36,7 +36,9 @@ class Formulation {
   }
 };
 
-/// Names accepted by makeFormulation, with a one-line description each.
+/// The formulations simulate() runs (SimulationOptions::formulation), with a one-line description
+/// each: the ODE formulations of makeFormulation, the index-3 ones of makeIndex3Problem, and the
+/// Hamiltonian "hdca", which simulate() steps in [q; p] (simulate/hamiltonian_system.hpp).
 struct FormulationInfo {
   std::string_view name;
   std::string_view description;
@@ -45,10 +47,16 @@ struct FormulationInfo {
 };
 const std::vector<FormulationInfo>& formulations();
 
+/// Throws articula::Error when the named formulation handles open trees only
+/// (FormulationInfo::closedLoops false) and the model has loop closures or prescribed motion; the
+/// message names them and the formulations to use instead.
+void checkTopology(std::string_view name, const Model& model);
+
 /// Creates the named ODE formulation ("aba", "crba", "semi-recursive", "dca", "reference"; "auto" picks
 /// aba for open trees and reference otherwise). Throws articula::Error for an unknown name, an
-/// index-3 formulation (use makeIndex3Problem), or a tree-only formulation applied to a model
-/// with constraints.
+/// index-3 formulation (use makeIndex3Problem), the Hamiltonian formulation "hdca" (its state is
+/// [q; p], not [q; v]: simulate() steps it as a HamiltonianSystem), or a tree-only formulation
+/// applied to a model with constraints.
 std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model& model,
                                              const FormulationOptions& options = {});
 
