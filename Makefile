@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-peers clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-precision bench-peers clean
 
 all: build
 
@@ -69,6 +69,12 @@ bench-table: deps
 	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS) --target formulation_table
 	$(BUILD)-bench/bin/formulation_table
+
+# Seed 000's single-precision study: HDCA in float and double, explicit Euler (docs/benchmarks.md).
+bench-precision: deps
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS) --target precision_study
+	$(BUILD)-bench/bin/precision_study
 
 bench-peers: deps
 	@scripts/install-peers.sh
