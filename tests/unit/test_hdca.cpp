@@ -48,12 +48,16 @@ Eigen::VectorXd massMatrixRate(const Model& model, const Eigen::VectorXd& q, con
 // 10 eps cond(M), with cond(M) up to 7e4 on the random trees of 128 bodies (measured errors:
 // up to 4e-11 there, below 1e-12 on trees of up to 8 bodies; a Cholesky solve of M stays near
 // 1e-14, so HDCA's mobility form is the less accurate solve).
-double roundTripBound(const Model& model) {
+double conditionNumber(const Model& model) {
   Workspace ws(model);
   Eigen::MatrixXd M(model.nv, model.nv);
   massMatrix(model, ws, model.q0, M);
   const Eigen::VectorXd sigma = Eigen::JacobiSVD<Eigen::MatrixXd>(M).singularValues();
-  return std::max(1e-12, 10.0 * std::numeric_limits<double>::epsilon() * sigma[0] / sigma[model.nv - 1]);
+  return sigma[0] / sigma[model.nv - 1];
+}
+
+double roundTripBound(const Model& model) {
+  return std::max(1e-12, 10.0 * std::numeric_limits<double>::epsilon() * conditionNumber(model));
 }
 
 struct Comparison {
@@ -112,11 +116,7 @@ TEST(Hdca, AgreesWithAbaOnChainsAndAFloatingBase) {
     for (int links : {1, 2, 7, 16, 32, 64}) {
       Model model = makeChain(links, spatial);
       model.v0.setLinSpaced(-1.0, 1.0);  // the chains start at rest
-      Workspace ws(model);
-      Eigen::MatrixXd M(model.nv, model.nv);
-      massMatrix(model, ws, model.q0, M);
-      const Eigen::VectorXd sigma = Eigen::JacobiSVD<Eigen::MatrixXd>(M).singularValues();
-      const double conditioning = std::numeric_limits<double>::epsilon() * sigma[0] / sigma[model.nv - 1];
+      const double conditioning = std::numeric_limits<double>::epsilon() * conditionNumber(model);
       const Comparison c = hdcaVersusAba(model);
       EXPECT_LT(c.velocity, 1.0) << links << " links, spatial " << spatial;
       EXPECT_LT(c.momentumRate, std::max(1e-9, conditioning)) << links << " links, spatial " << spatial;
@@ -255,11 +255,7 @@ TEST(Hdca, ConservesEnergyOnConservativeModels) {
 // trees of 1 to 40 bodies, 1e-6 on the four-bar).
 TEST(Hdca, SinglePrecisionAgreesWithDouble) {
   auto compare = [](const Model& model) {
-    Workspace ws(model);
-    Eigen::MatrixXd M(model.nv, model.nv);
-    massMatrix(model, ws, model.q0, M);
-    const Eigen::VectorXd sigma = Eigen::JacobiSVD<Eigen::MatrixXd>(M).singularValues();
-    const double bound = 10.0 * std::numeric_limits<float>::epsilon() * sigma[0] / sigma[model.nv - 1];
+    const double bound = 10.0 * std::numeric_limits<float>::epsilon() * conditionNumber(model);
     Hdca hdca(model);
     BasicHdca<float> single(model);
     Eigen::VectorXd p(model.nv), v(model.nv), pdot(model.nv);
