@@ -33,6 +33,7 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
     : model_(model),
       ws_(model),
       handles_(model, options.pairing, options.threads, "hdca"),
+      positions_(model, handles_.tree()),
       impulses_(model),
       constraints_(model) {
   if (!model.prescribed.empty())
@@ -57,12 +58,14 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
   belowForce_.assign(handles_.tree().nodes().size(), V::Zero());
 }
 
-// Velocity level (thesis 3.4.1): leaves with zero bias (eq. (4.49), the momenta entering as
-// joint loads), assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39)
-// giving the joint velocities (3.45), then each body's velocity from its leaf equation.
+// The body poses (a sweep of their own, dynamics/tree_kinematics.hpp), then the velocity level
+// (thesis 3.4.1): leaves with zero bias (eq. (4.49), the momenta entering as joint loads),
+// assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39) giving the
+// joint velocities (3.45), then each body's velocity from its leaf equation.
 template <class Scalar, class Space>
-void HdcaKernel<Scalar, Space>::velocitySweep(const VecX& p, VecX& v) {
+void HdcaKernel<Scalar, Space>::velocitySweep(const Eigen::VectorXd& q, const VecX& p, VecX& v) {
   runTiers(handles_.threads(), [&] {
+    positions_.update(ws_, q, handles_.schedule());
     handles_.solve(
         ws_, V::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
   });
@@ -228,8 +231,7 @@ template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::derivatives(double t, const VecX& q, const VecX& p, VecX& v,
                        VecX& pdot) {
   const Eigen::VectorXd& qd = inDouble<Scalar>(q, qd_);
-  updatePositions(model_, ws_, qd);
-  velocitySweep(p, v);
+  velocitySweep(qd, p, v);
   evaluateForceElements(model_, ws_, t, qd, inDouble<Scalar>(v, vd_));
   if (impulses_.size() > 0) {
     for (Vec6& rate : impulseRate_) rate.setZero();
@@ -240,8 +242,7 @@ void HdcaKernel<Scalar, Space>::derivatives(double t, const VecX& q, const VecX&
 
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::velocities(const VecX& q, const VecX& p, VecX& v) {
-  updatePositions(model_, ws_, inDouble<Scalar>(q, qd_));
-  velocitySweep(p, v);
+  velocitySweep(inDouble<Scalar>(q, qd_), p, v);
 }
 
 // p_j = S_j^T P_j with P_j summed from the leaves to the root in body axes (the momentum form of

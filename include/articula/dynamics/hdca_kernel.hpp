@@ -9,6 +9,7 @@
 
 #include "articula/dynamics/constraint_impulses.hpp"
 #include "articula/dynamics/handle_assembly.hpp"
+#include "articula/dynamics/tree_kinematics.hpp"
 #include "articula/kinematics/constraints.hpp"
 
 namespace articula {
@@ -54,7 +55,7 @@ class HdcaKernel {
   const VecX& constraintImpulses() const { return sigma_; }
 
  private:
-  void velocitySweep(const VecX& p, VecX& v);
+  void velocitySweep(const Eigen::VectorXd& q, const VecX& p, VecX& v);
   void closeLoops(const VecX& p, VecX& v);
   void bodyVelocity(int body);
   void forceSweep(const VecX& v, VecX& pdot);
@@ -66,6 +67,7 @@ class HdcaKernel {
   const Model& model_;
   Workspace ws_;
   BasicHandleAssembly<Scalar, Space> handles_;
+  TreePositions positions_;
   Eigen::VectorXd qd_, vd_, sigmad_;  // q, v, sigma in double for the kinematics (Scalar = float)
   std::vector<V> V_;             // body velocities, world axes, about the body's origin
   std::vector<V> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin

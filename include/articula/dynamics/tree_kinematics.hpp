@@ -1,0 +1,35 @@
+// The body poses of a tree as a parallel prefix over its assembly tree, so that the position
+// kinematics of the divide-and-conquer algorithms is shared among threads like the rest of an
+// evaluation (thesis chapter 6: the serial recursion X0_i = Xup_i X0_parent(i) would otherwise
+// set an O(n) floor under the O(log n) critical path).
+//
+// Up the tree each node gets the transform from its top body's frame to its bottom body's,
+// rel(C) = rel(B) Xup_j rel(A) when C's bottom is B's (compress) and rel(A) when it stays A's
+// (rake); at the roots X0 = Xup; down the tree B's top body gets Xup_j rel(A) X0(A's top). Every
+// body is the top of its leaf, so every pose is set. The products differ from the serial
+// recursion's order, so the poses agree with updatePositions to round-off, and are the same
+// bits for every thread count.
+#pragma once
+
+#include <vector>
+
+#include "articula/dynamics/tree_schedule.hpp"
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+class TreePositions {
+ public:
+  TreePositions(const Model& model, const AssemblyTree& tree);
+
+  /// ws.joint, ws.Xup and ws.X0 at q, as updatePositions gives them. A TreeSchedule sweep (call
+  /// it in runTiers).
+  void update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule);
+
+ private:
+  const Model& model_;
+  const AssemblyTree& tree_;
+  std::vector<Transform> relative_;  // per node: from its top body's frame to its bottom body's
+};
+
+}  // namespace articula

@@ -1,0 +1,39 @@
+#include "articula/dynamics/tree_kinematics.hpp"
+
+namespace articula {
+
+TreePositions::TreePositions(const Model& model, const AssemblyTree& tree)
+    : model_(model), tree_(tree), relative_(tree.nodes().size()) {}
+
+void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule) {
+  static const double zeros[6] = {0, 0, 0, 0, 0, 0};
+  const std::vector<AssemblyNode>& nodes = tree_.nodes();
+  schedule.sweep(
+      [&](int i) {
+        const Joint& j = model_.joints[static_cast<std::size_t>(i)];
+        jointKinematics(j, q.data() + j.iq, zeros, ws.joint[static_cast<std::size_t>(i)]);
+        ws.Xup[static_cast<std::size_t>(i)] = ws.joint[static_cast<std::size_t>(i)].XJ * j.placement;
+        relative_[static_cast<std::size_t>(i - 1)] = Transform::identity();
+      },
+      [&](int k) {
+        const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
+        const Transform& A = relative_[static_cast<std::size_t>(n.first)];
+        relative_[static_cast<std::size_t>(k)] =
+            n.rake ? A
+                   : relative_[static_cast<std::size_t>(n.second)] * (ws.Xup[static_cast<std::size_t>(n.joint)] * A);
+      },
+      [&] {
+        for (int root : tree_.roots()) {
+          const auto top = static_cast<std::size_t>(nodes[static_cast<std::size_t>(root)].top);
+          ws.X0[top] = ws.Xup[top];
+        }
+      },
+      [&](int k) {
+        const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
+        const Transform bottomA = relative_[static_cast<std::size_t>(n.first)] * ws.X0[static_cast<std::size_t>(n.top)];
+        ws.X0[static_cast<std::size_t>(n.joint)] = ws.Xup[static_cast<std::size_t>(n.joint)] * bottomA;
+      },
+      [](int) {});
+}
+
+}  // namespace articula
