@@ -9,7 +9,9 @@ and prints Markdown for docs/benchmarks.md:
      the 2-thread speed-up;
   2. the serial scaling law t(N) = a + b N, least squares over N >= 16, with the slope of
      log t against log N between consecutive sizes;
-  3. a projection of one HDCA evaluation on P cores from the measured costs (see `project`).
+  3. a projection of one HDCA evaluation on P cores from the measured costs (see `project`);
+the kinematics column is the serial position recursion (updatePositions) for comparison: HDCA
+sweeps the poses over the tree instead (dynamics/tree_kinematics.hpp).
 Usage: scripts/dc-scaling.py dc.json
 """
 import json
@@ -41,16 +43,17 @@ def fit(points):
     return (sy - b * sx) / n, b
 
 
-def project(t1, t2, kin, N, P):
-    """One evaluation on P cores, from the serial time t1(N), the 2-thread time t2(N) and the
-    serial kinematics kin(N) (all microseconds). The kinematics stays serial; the rest divides
-    over P cores except one node per tier of the crown (2 log2 P tiers up and down, each costing
-    the mean time of a node), plus the synchronisation measured on 2 threads (the 2-thread time
-    beyond a perfect split), taken to grow with the number of tiers synchronised, log2(P) + 1."""
-    node = (t1 - kin) / N
-    sync2 = max(0.0, t2 - kin - (t1 - kin) / 2)
+def project(t1, t2, N, P):
+    """One HDCA evaluation on P cores, from the serial time t1(N) and the 2-thread time t2(N)
+    (microseconds). The poses, the handle equations and the force sums are all swept over the
+    assembly tree, so the work divides over P cores except one node per tier of the crown
+    (2 log2 P tiers up and down, each costing the mean time of a node), plus the synchronisation
+    measured on 2 threads (the 2-thread time beyond a perfect split), taken to grow with the
+    number of tiers synchronised, (log2 P + 1) / 2."""
+    node = t1 / N
+    sync2 = max(0.0, t2 - t1 / 2)
     tiers = math.log2(P)
-    return kin + (t1 - kin) / P + 2 * tiers * node + sync2 * (tiers + 1) / 2
+    return t1 / P + 2 * tiers * node + sync2 * (tiers + 1) / 2
 
 
 def main():
@@ -79,8 +82,7 @@ def main():
         for N in (s for s in sizes if s >= 256):
             t1 = m[f"HdcaHamilton/{chain}_1thread/{N}"][0]
             t2 = m[f"HdcaHamilton/{chain}_2threads/{N}"][0]
-            kin = m[f"Kinematics/{chain}/{N}"][0]
-            cells = [f"{project(t1, t2, kin, N, P):.3g}" for P in (2, 16, 64, 1024)]
+            cells = [f"{project(t1, t2, N, P):.3g}" for P in (2, 16, 64, 1024)]
             print(f"| {N} | {t1:.3g} | {t2:.3g} | " + " | ".join(cells) + " |")
 
 
