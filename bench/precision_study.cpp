@@ -42,7 +42,7 @@ Trajectory eulerRun(const Model& model, const Eigen::VectorXd& q0, const Eigen::
   Eigen::VectorXd qd(model.nq), vd(model.nv), qdot(model.nq);
   Trajectory out;
   auto record = [&](double t) {
-    hdca.velocities(q, p, v);
+    hdca.velocities(t, q, p, v);
     qd = q.template cast<double>();
     out.kinetic.push_back(0.5 * p.template cast<double>().dot(v.template cast<double>()));
     out.angle.push_back(qd[0]);

@@ -22,7 +22,9 @@ Vec6 impulseAbout(const Workspace& ws, int body, const Vec3& p, const Vec3& F, c
 
 ConstraintImpulses::ConstraintImpulses(const Model& model) : model_(model) {
   for (const LoopConstraint& l : model.loops)
-    for (int e = 0; e < l.equations(); ++e) rows_.push_back({l.bodyA, l.bodyB, Vec6::Zero(), Vec6::Zero()});
+    for (int e = 0; e < l.equations(); ++e) rows_.push_back({l.bodyA, l.bodyB, Vec6::Zero(), Vec6::Zero(), -1});
+  for (const PrescribedMotion& m : model.prescribed)
+    rows_.push_back({0, 0, Vec6::Zero(), Vec6::Zero(), model.joints[static_cast<std::size_t>(m.joint)].iv + m.dof});
 }
 
 void ConstraintImpulses::update(const Workspace& ws) {

@@ -101,8 +101,8 @@ const std::vector<FormulationInfo>& formulations() {
        false, false},
       {"hdca",
        "Hamiltonian divide-and-conquer: Hamilton's equations in joint coordinates and momenta, state [q; p], "
-       "O(n) serial and O(log n) tiers in parallel (--threads), 3x3 on planar mechanisms, trees and closed loops "
-       "(not prescribed motion); euler, rk4, rk45 (thesis 3.3-3.4, seed 000)",
+       "O(n) serial and O(log n) tiers in parallel (--threads), 3x3 on planar mechanisms, trees, closed loops and "
+       "prescribed motion; euler, rk4, rk45 (thesis 3.3-3.4, seed 000)",
        true, false},
       {"semi-recursive",
        "accumulated inertias in relative coordinates; tree-sparse Cholesky on trees, coordinate partitioning with "

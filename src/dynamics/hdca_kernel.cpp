@@ -36,9 +36,6 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
       positions_(model, handles_.tree()),
       impulses_(model),
       constraints_(model) {
-  if (!model.prescribed.empty())
-    throw Error("formulation 'hdca' does not handle prescribed motion yet (the model has " +
-                std::to_string(model.prescribed.size()) + "); use 'reference' or 'hybrid'");
   const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
   const auto rows = static_cast<Eigen::Index>(impulses_.size());
   J_.setZero(rows, model.nv);
@@ -48,7 +45,8 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
   cod_.setThreshold(kRankThreshold<Scalar>);
   sigma_.setZero(rows);
   rhs_.setZero(rows);
-  zeroLoad_.setZero(model.nv);
+  unitLoad_.setZero(model.nv);
+  load_.setZero(model.nv);
   column_.setZero(model.nv);
   loopImpulse_.assign(bodies, V::Zero());
   impulseRate_.assign(bodies, Vec6::Zero());
@@ -63,26 +61,27 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
 // assembly (3.42), base connection to the ground at rest (3.44), disassembly (3.39) giving the
 // joint velocities (3.45), then each body's velocity from its leaf equation.
 template <class Scalar, class Space>
-void HdcaKernel<Scalar, Space>::velocitySweep(const Eigen::VectorXd& q, const VecX& p, VecX& v) {
+void HdcaKernel<Scalar, Space>::velocitySweep(double t, const Eigen::VectorXd& q, const VecX& p, VecX& v) {
   runTiers(handles_.threads(), [&] {
     positions_.update(ws_, q, handles_.schedule());
     handles_.solve(
         ws_, V::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
   });
   handles_.throwIfSingular("hdca");
-  if (impulses_.size() > 0) closeLoops(p, v);
+  if (impulses_.size() > 0) closeLoops(t, p, v);
 }
 
-// Closed loops: v = M^-1 (p + J^T sigma) with J v = 0. The sweep above gave v0 = M^-1 p; each
+// Closed loops and prescribed motion: v = M^-1 (p + J^T sigma) with J v = nu (zero for loops,
+// the prescribed rates for prescribed motion). The sweep above gave v0 = M^-1 p; each
 // column of G = M^-1 J^T comes from a sweep at the same mobilities with the row's unit impulses
 // as leaf loads (mat-vec products only), then (J G) sigma = -J v0, solved for the minimum-norm
 // sigma (redundant rows, as a planar loop's out-of-plane ones, have J G singular; like the
 // reference formulation's decomposition, kRankThreshold sets the numerical rank). A last sweep with
 // the loads p and the impulses gives v, the joint momenta P* and the body velocities.
 template <class Scalar, class Space>
-void HdcaKernel<Scalar, Space>::closeLoops(const VecX& p, VecX& v) {
+void HdcaKernel<Scalar, Space>::closeLoops(double t, const VecX& p, VecX& v) {
   impulses_.update(ws_);
-  constraints_.jacobian(ws_, 0.0);
+  constraints_.jacobian(ws_, t);
   const auto& rows = impulses_.rows();
   const int bodies = model_.bodyCount();
   for (int k = 0; k < impulses_.size(); ++k) {
@@ -91,9 +90,10 @@ void HdcaKernel<Scalar, Space>::closeLoops(const VecX& p, VecX& v) {
       G_.col(k).setZero();
       continue;
     }
+    if (row.coordinate >= 0) unitLoad_[row.coordinate] = Scalar(1);  // a joint impulse
     runTiers(handles_.threads(), [&] {
       handles_.resolve(
-          ws_, V::Zero(), zeroLoad_, column_,
+          ws_, V::Zero(), unitLoad_, column_,
           [&](int i) {
             if (i == row.bodyA)
               handles_.setLeafForce(i, Space::template fromWorld<Scalar>(row.onA));
@@ -104,22 +104,29 @@ void HdcaKernel<Scalar, Space>::closeLoops(const VecX& p, VecX& v) {
           },
           [](int) {});
     });
+    if (row.coordinate >= 0) unitLoad_[row.coordinate] = Scalar(0);
     G_.col(k) = column_;
   }
   J_ = constraints_.J.template cast<Scalar>();
   compliance_.noalias() = J_ * G_;
-  rhs_.noalias() = -J_ * v;
+  rhs_ = constraints_.nu.template cast<Scalar>();
+  rhs_.noalias() -= J_ * v;
   cod_.compute(compliance_);
   sigma_ = cod_.solve(rhs_);
+  load_ = p;
   for (int i = 0; i <= bodies; ++i) loopImpulse_[static_cast<std::size_t>(i)].setZero();
   for (int k = 0; k < impulses_.size(); ++k) {
     const auto& row = rows[static_cast<std::size_t>(k)];
+    if (row.coordinate >= 0) {
+      load_[row.coordinate] += sigma_[k];
+      continue;
+    }
     loopImpulse_[static_cast<std::size_t>(row.bodyA)] += sigma_[k] * Space::template fromWorld<Scalar>(row.onA);
     loopImpulse_[static_cast<std::size_t>(row.bodyB)] += sigma_[k] * Space::template fromWorld<Scalar>(row.onB);
   }
   runTiers(handles_.threads(), [&] {
     handles_.resolve(
-        ws_, V::Zero(), p, v, [&](int i) { handles_.setLeafForce(i, loopImpulse_[static_cast<std::size_t>(i)]); },
+        ws_, V::Zero(), load_, v, [&](int i) { handles_.setLeafForce(i, loopImpulse_[static_cast<std::size_t>(i)]); },
         [&](int i) { bodyVelocity(i); });
   });
   handles_.throwIfSingular("hdca");
@@ -231,7 +238,7 @@ template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::derivatives(double t, const VecX& q, const VecX& p, VecX& v,
                        VecX& pdot) {
   const Eigen::VectorXd& qd = inDouble<Scalar>(q, qd_);
-  velocitySweep(qd, p, v);
+  velocitySweep(t, qd, p, v);
   evaluateForceElements(model_, ws_, t, qd, inDouble<Scalar>(v, vd_));
   if (impulses_.size() > 0) {
     for (Vec6& rate : impulseRate_) rate.setZero();
@@ -241,8 +248,8 @@ void HdcaKernel<Scalar, Space>::derivatives(double t, const VecX& q, const VecX&
 }
 
 template <class Scalar, class Space>
-void HdcaKernel<Scalar, Space>::velocities(const VecX& q, const VecX& p, VecX& v) {
-  velocitySweep(inDouble<Scalar>(q, qd_), p, v);
+void HdcaKernel<Scalar, Space>::velocities(double t, const VecX& q, const VecX& p, VecX& v) {
+  velocitySweep(t, inDouble<Scalar>(q, qd_), p, v);
 }
 
 // p_j = S_j^T P_j with P_j summed from the leaves to the root in body axes (the momentum form of

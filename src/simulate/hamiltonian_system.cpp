@@ -1,6 +1,7 @@
 #include "articula/simulate/hamiltonian_system.hpp"
 
 #include "articula/dynamics/force_elements.hpp"
+#include "articula/dynamics/recursive.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/simulate/step_projection.hpp"
 
@@ -43,19 +44,19 @@ void HamiltonianSystem::canonicalState(const Eigen::VectorXd& qv, Eigen::VectorX
   qp << q_, p_;
 }
 
-void HamiltonianSystem::velocityState(const Eigen::VectorXd& qp, Eigen::VectorXd& qv) {
+void HamiltonianSystem::velocityState(double t, const Eigen::VectorXd& qp, Eigen::VectorXd& qv) {
   q_ = qp.head(model_.nq);
   p_ = qp.tail(model_.nv);
-  hdca_.velocities(q_, p_, v_);
+  hdca_.velocities(t, q_, p_, v_);
   qv << q_, v_;
 }
 
-double HamiltonianSystem::energy(const Eigen::VectorXd& qp) {
+double HamiltonianSystem::energy(double t, const Eigen::VectorXd& qp) {
   q_ = qp.head(model_.nq);
   p_ = qp.tail(model_.nv);
-  hdca_.velocities(q_, p_, v_);
-  updatePositions(model_, ws_, q_);
-  return 0.5 * p_.dot(v_) + potentialEnergy(model_, ws_, q_);
+  hdca_.velocities(t, q_, p_, v_);
+  updateVelocities(model_, ws_, q_, v_);
+  return kineticEnergy(model_, ws_) + potentialEnergy(model_, ws_, q_);
 }
 
 }  // namespace articula

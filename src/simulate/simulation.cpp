@@ -54,9 +54,9 @@ class RunSystem {
   virtual const char* rates() const = 0;
   /// The integrator's state x (sized) of the positions and velocities qv.
   virtual void fromVelocityState(const Eigen::VectorXd& qv, Eigen::VectorXd& x) = 0;
-  /// [q; v] of the integrator's state x: x itself, or `buffer` (sized) filled with it. Does not
-  /// allocate.
-  virtual const Eigen::VectorXd& velocityState(const Eigen::VectorXd& x, Eigen::VectorXd& buffer) = 0;
+  /// [q; v] of the integrator's state x at time t: x itself, or `buffer` (sized) filled with it.
+  /// Does not allocate.
+  virtual const Eigen::VectorXd& velocityState(double t, const Eigen::VectorXd& x, Eigen::VectorXd& buffer) = 0;
 };
 
 class VelocityForm final : public RunSystem {
@@ -68,7 +68,7 @@ class VelocityForm final : public RunSystem {
   ConstraintProjector& projector() override { return system_.projector(); }
   const char* rates() const override { return "velocity"; }
   void fromVelocityState(const Eigen::VectorXd& qv, Eigen::VectorXd& x) override { x = qv; }
-  const Eigen::VectorXd& velocityState(const Eigen::VectorXd& x, Eigen::VectorXd&) override { return x; }
+  const Eigen::VectorXd& velocityState(double, const Eigen::VectorXd& x, Eigen::VectorXd&) override { return x; }
 
  private:
   MultibodySystem system_;
@@ -82,8 +82,8 @@ class HamiltonianForm final : public RunSystem {
   ConstraintProjector& projector() override { return system_.projector(); }
   const char* rates() const override { return "momentum"; }
   void fromVelocityState(const Eigen::VectorXd& qv, Eigen::VectorXd& x) override { system_.canonicalState(qv, x); }
-  const Eigen::VectorXd& velocityState(const Eigen::VectorXd& x, Eigen::VectorXd& buffer) override {
-    system_.velocityState(x, buffer);
+  const Eigen::VectorXd& velocityState(double t, const Eigen::VectorXd& x, Eigen::VectorXd& buffer) override {
+    system_.velocityState(t, x, buffer);
     return buffer;
   }
 
@@ -311,7 +311,7 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
         throw SimulationError(
             t, run.step, describeNonFinite(model, state, system.rates()) + " (formulation " + result.formulation + ")");
       if (model.hasConstraints()) {
-        const Eigen::VectorXd& stateQv = system.velocityState(state, qv);
+        const Eigen::VectorXd& stateQv = system.velocityState(t, state, qv);
         q = stateQv.head(model.nq);
         v = stateQv.tail(model.nv);
         result.maxPositionError = std::max(result.maxPositionError, projector.positionError(t, q));
@@ -330,15 +330,15 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       while (sampleTime(run.nextSample) <= t + tol && sampleTime(run.nextSample) <= options.tEnd + tol) {
         const double ts = std::min(sampleTime(run.nextSample), t);
         if (ts >= t - tol) {
-          record(t, system.velocityState(state, qv), false);
+          record(t, system.velocityState(t, state, qv), false);
         } else {
           integrator->interpolate(ts, xs);
-          record(ts, system.velocityState(xs, qv), true);
+          record(ts, system.velocityState(ts, xs, qv), true);
         }
         ++run.nextSample;
       }
       if (t >= options.tEnd && sampleTime(run.nextSample - 1) < t - tol)
-        record(t, system.velocityState(state, qv), false);  // tEnd off the sample grid
+        record(t, system.velocityState(t, state, qv), false);  // tEnd off the sample grid
       result.tReached = t;
       if (!options.checkpointPath.empty() && t < options.tEnd) {
         const auto now = Clock::now();

@@ -1,13 +1,14 @@
-// Loop closures as impulses on the bodies of a tree, for the Hamiltonian divide-and-conquer
-// algorithm on closed loops (dynamics/hdca.hpp).
+// Loop closures and prescribed motions as impulses on the bodies and joints of a tree, for the
+// Hamiltonian divide-and-conquer algorithm on closed loops (dynamics/hdca.hpp).
 //
 // Row k of the constraint Jacobian (kinematics/constraints.hpp) is J_k v = d_k . (relative motion
 // of the loop's two frames): a world direction e of the relative velocity of the frame origins
 // (translational rows; the unit vector u between them for a distance loop), an axis a fixed in
 // frame A of the relative angular velocity (rotational rows). J^T sigma is therefore the
 // generalised force of spatial impulses on the loop's two bodies, equal and opposite: the impulse
-// per unit sigma_k is returned for each row, world axes, about each body's origin. (The rows of
-// prescribed motions, which follow the loops' rows in J, are not handled here.)
+// per unit sigma_k is returned for each row, world axes, about each body's origin. A prescribed
+// motion's row (after the loops' rows in J) is one joint coordinate: its impulse is a joint
+// impulse on that coordinate, and its J is constant.
 //
 // The HDCA state holds the canonical momenta of the constrained system, p* = M v - J^T sigma with
 // sigma the integral of the multipliers (thesis eq. (3.6)-(3.9), (3.14) in joint coordinates);
@@ -30,11 +31,12 @@ class ConstraintImpulses {
   struct Row {
     int bodyA = 0, bodyB = 0;  ///< the loop's bodies (0: the ground, which takes no impulse)
     Vec6 onA, onB;             ///< impulse per unit multiplier (world axes, about the body's origin)
+    int coordinate = -1;       ///< prescribed motion: the velocity coordinate it acts on (else -1)
   };
 
   explicit ConstraintImpulses(const Model& model);
 
-  /// The loops' rows, in the order of the constraint Jacobian.
+  /// The rows, in the order of the constraint Jacobian: the loops', then the prescribed motions'.
   int size() const { return static_cast<int>(rows_.size()); }
   /// The rows at the positions of ws (after updatePositions).
   void update(const Workspace& ws);

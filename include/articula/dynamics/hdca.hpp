@@ -1,8 +1,9 @@
 // The Hamiltonian divide-and-conquer algorithm (HDCA) on trees and closed loops (thesis sections
 // 3.3-3.4 and chapter 6; seed 000 for the planar version): Hamilton's equations in joint
 // coordinates q and joint canonical momenta p, evaluated on the binary assembly tree. The handle
-// equations are 6D, or 3x3 on planar mechanisms (dynamics/handle_space.hpp); closed loops are
-// described in dynamics/constraint_impulses.hpp (p is then p* = M v - J^T sigma).
+// equations are 6D, or 3x3 on planar mechanisms (dynamics/handle_space.hpp); closed loops and
+// prescribed motion are described in dynamics/constraint_impulses.hpp (p is then
+// p* = M v - J^T sigma).
 //
 // Momenta. p is the generalised momentum conjugate to the joint velocities v: p = M(q) v, whose
 // entry for joint j is p_j = S_j^T P_j, with P_j the spatial momentum of the subtree below joint
@@ -50,7 +51,7 @@ class BasicHdca {
   using VecX = VectorXT<Scalar>;
 
   /// Runs in the plane when options.planarKernel is set and the model is planar. Throws
-  /// articula::Error for a model with prescribed motion, or threads < 1.
+  /// articula::Error for threads < 1.
   explicit BasicHdca(const Model& model, const HdcaOptions& options = {});
 
   /// Hamilton's equations at (t, q, p): joint velocities v (so qdot = G(q) v) and momentum rates
@@ -59,10 +60,10 @@ class BasicHdca {
   void derivatives(double t, const VecX& q, const VecX& p, VecX& v, VecX& pdot) {
     std::visit([&](auto& kernel) { kernel.derivatives(t, q, p, v, pdot); }, kernel_);
   }
-  /// The state map v = v(q, p) (velocity level only): M(q)^-1 p on open trees, M^-1 (p + J^T sigma)
-  /// with J v = 0 on closed loops.
-  void velocities(const VecX& q, const VecX& p, VecX& v) {
-    std::visit([&](auto& kernel) { kernel.velocities(q, p, v); }, kernel_);
+  /// The state map v = v(t, q, p) (velocity level only): M(q)^-1 p on open trees,
+  /// M^-1 (p + J^T sigma) with J v = nu(t) with loops (nu = 0) or prescribed motion.
+  void velocities(double t, const VecX& q, const VecX& p, VecX& v) {
+    std::visit([&](auto& kernel) { kernel.velocities(t, q, p, v); }, kernel_);
   }
   /// A state map p = p(q, v) = M(q) v, by one recursion over the bodies (O(n)); on closed loops
   /// (v with J v = 0) the canonical momenta with sigma = 0, one of those that map back to v.

@@ -29,7 +29,7 @@ class HdcaKernel {
   using V = typename Space::template Vec<Scalar>;
   using VectorSpace = Space;
 
-  /// Throws articula::Error for a model with prescribed motion, or threads < 1.
+  /// Throws articula::Error for threads < 1.
   HdcaKernel(const Model& model, const HdcaOptions& options);
 
   /// Hamilton's equations at (t, q, p): joint velocities v (so qdot = G(q) v) and momentum rates
@@ -37,9 +37,9 @@ class HdcaKernel {
   /// mobility is singular or not finite.
   void derivatives(double t, const VecX& q, const VecX& p, VecX& v,
                    VecX& pdot);
-  /// The state map v = v(q, p) (velocity level only): M(q)^-1 p on open trees, M^-1 (p + J^T sigma)
-  /// with J v = 0 on closed loops.
-  void velocities(const VecX& q, const VecX& p, VecX& v);
+  /// The state map v = v(t, q, p) (velocity level only): M(q)^-1 p on open trees,
+  /// M^-1 (p + J^T sigma) with J v = nu(t) with loops or prescribed motion.
+  void velocities(double t, const VecX& q, const VecX& p, VecX& v);
   /// A state map p = p(q, v) = M(q) v, by one recursion over the bodies (O(n)); on closed loops
   /// (v with J v = 0) the canonical momenta with sigma = 0, one of those that map back to v.
   void momenta(const VecX& q, const VecX& v, VecX& p);
@@ -55,8 +55,8 @@ class HdcaKernel {
   const VecX& constraintImpulses() const { return sigma_; }
 
  private:
-  void velocitySweep(const Eigen::VectorXd& q, const VecX& p, VecX& v);
-  void closeLoops(const VecX& p, VecX& v);
+  void velocitySweep(double t, const Eigen::VectorXd& q, const VecX& p, VecX& v);
+  void closeLoops(double t, const VecX& p, VecX& v);
   void bodyVelocity(int body);
   void forceSweep(const VecX& v, VecX& pdot);
   void leafForce(int body);
@@ -79,7 +79,7 @@ class HdcaKernel {
   using MatX = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
   MatX J_, G_, compliance_;
   Eigen::CompleteOrthogonalDecomposition<MatX> cod_;
-  VecX sigma_, rhs_, zeroLoad_, column_;
+  VecX sigma_, rhs_, unitLoad_, load_, column_;
   std::vector<V> loopImpulse_;    // per body: sum of sigma_k times its impulses
   std::vector<Vec6> impulseRate_;  // per body: their rates
 };

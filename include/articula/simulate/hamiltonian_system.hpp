@@ -18,7 +18,7 @@ namespace articula {
 
 class HamiltonianSystem final : public OdeSystem {
  public:
-  /// Throws articula::Error as Hdca does (prescribed motion, threads < 1).
+  /// Throws articula::Error as Hdca does (threads < 1).
   explicit HamiltonianSystem(const Model& model, const HdcaOptions& options = {}, bool projectPositions = false,
                              double projectionTolerance = 1e-12);
 
@@ -30,11 +30,13 @@ class HamiltonianSystem final : public OdeSystem {
   /// does not converge.
   bool afterStep(double t, Eigen::VectorXd& x) override;
 
-  /// [q; v] -> [q; p] and [q; p] -> [q; v] (the state maps p = M(q) v, v = M(q)^-1 p).
+  /// [q; v] -> [q; p] and, at time t, [q; p] -> [q; v] (the state maps p = M(q) v,
+  /// v = M(q)^-1 (p + J^T sigma) with J v = nu(t); t matters with prescribed motion only).
   void canonicalState(const Eigen::VectorXd& qv, Eigen::VectorXd& qp);
-  void velocityState(const Eigen::VectorXd& qp, Eigen::VectorXd& qv);
-  /// The Hamiltonian 1/2 p^T v + gravitational and spring potential at x = [q; p].
-  double energy(const Eigen::VectorXd& qp);
+  void velocityState(double t, const Eigen::VectorXd& qp, Eigen::VectorXd& qv);
+  /// The kinetic energy 1/2 v^T M v plus gravitational and spring potential at x = [q; p] (the
+  /// Hamiltonian of a conservative tree).
+  double energy(double t, const Eigen::VectorXd& qp);
 
   Hdca& hdca() { return hdca_; }
   ConstraintProjector& projector() { return projector_; }
