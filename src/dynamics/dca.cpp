@@ -1,8 +1,5 @@
 #include "articula/dynamics/dca.hpp"
 
-#include <string>
-
-#include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
@@ -10,9 +7,7 @@ namespace articula {
 
 DcaFormulation::DcaFormulation(const Model& model, const DcaOptions& options)
     : model_(model), ws_(model), handles_(model, options.pairing, options.threads, "dca") {
-  if (model.hasConstraints())
-    throw Error("formulation 'dca' handles open trees only, but the model has " + std::to_string(model.loops.size()) +
-                " loop closure(s) and " + std::to_string(model.prescribed.size()) + " prescribed motion(s)");
+  checkTopology("dca", model);
 }
 
 // Leaf coefficients at acceleration level (thesis eq. (3.29)-(3.31) differentiated, (4.49)): a

@@ -9,10 +9,6 @@
 
 namespace articula {
 
-namespace {
-
-}  // namespace
-
 template <class Scalar, class Space>
 BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, const PairingPolicy& pairing, int threads,
                                std::string_view formulation)
@@ -32,18 +28,16 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
   }
   eq_.resize(tree_.nodes().size());
   rootJoint_.resize(tree_.roots().size());
-  for (std::size_t k = 0; k < rootJoint_.size(); ++k) {
-    const int nv = model.joints[static_cast<std::size_t>(tree_.nodes()[static_cast<std::size_t>(tree_.roots()[k])].top)].nv;
-    rootJoint_[k].Q.setZero(D, nv);
-    rootJoint_[k].R.setZero(nv, nv);
-    rootJoint_[k].mu.setZero(nv);
-  }
+  auto size = [&](JointElimination& el, int joint) {
+    const int nv = joint > 0 ? model.joints[static_cast<std::size_t>(joint)].nv : 0;
+    el.Q.setZero(D, nv);
+    el.R.setZero(nv, nv);
+    el.mu.setZero(nv);
+  };
+  for (std::size_t k = 0; k < rootJoint_.size(); ++k)
+    size(rootJoint_[k], tree_.nodes()[static_cast<std::size_t>(tree_.roots()[k])].top);
   for (std::size_t k = 0; k < eq_.size(); ++k) {
-    const int j = tree_.nodes()[k].joint;
-    const int nv = j > 0 ? model.joints[static_cast<std::size_t>(j)].nv : 0;
-    eq_[k].joint.Q.setZero(D, nv);
-    eq_[k].joint.R.setZero(nv, nv);
-    eq_[k].joint.mu.setZero(nv);
+    size(eq_[k].joint, tree_.nodes()[k].joint);
     eq_[k].f2.setZero();
   }
 }

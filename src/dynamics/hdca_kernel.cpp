@@ -62,19 +62,24 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
 // joint velocities (3.45), then each body's velocity from its leaf equation.
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::velocitySweep(double t, const Eigen::VectorXd& q, const VecX& p, VecX& v) {
+  // With loops or prescribed motion the body velocities come from closeLoops' last sweep.
+  const bool constrained = impulses_.size() > 0;
   runTiers(handles_.threads(), [&] {
     positions_.update(ws_, q, handles_.schedule());
     handles_.solve(
-        ws_, V::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); }, [&](int i) { bodyVelocity(i); });
+        ws_, V::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); },
+        [&](int i) {
+          if (!constrained) bodyVelocity(i);
+        });
   });
   handles_.throwIfSingular("hdca");
-  if (impulses_.size() > 0) closeLoops(t, p, v);
+  if (constrained) closeLoops(t, p, v);
 }
 
 // Closed loops and prescribed motion: v = M^-1 (p + J^T sigma) with J v = nu (zero for loops,
 // the prescribed rates for prescribed motion). The sweep above gave v0 = M^-1 p; each
 // column of G = M^-1 J^T comes from a sweep at the same mobilities with the row's unit impulses
-// as leaf loads (mat-vec products only), then (J G) sigma = -J v0, solved for the minimum-norm
+// as leaf loads (mat-vec products only), then (J G) sigma = nu - J v0, solved for the minimum-norm
 // sigma (redundant rows, as a planar loop's out-of-plane ones, have J G singular; like the
 // reference formulation's decomposition, kRankThreshold sets the numerical rank). A last sweep with
 // the loads p and the impulses gives v, the joint momenta P* and the body velocities.

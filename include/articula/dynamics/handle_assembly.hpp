@@ -123,7 +123,7 @@ class BasicHandleAssembly {
   // The elimination of one joint's force (eq. (3.38)-(3.39)) for the relative motion
   // K f + r = S qdot, in factored form: K = L L^T, U = L^-1 S = Q R (thin QR), P = 1 - Q Q^T.
   // Then f = e + W (beta - r) and qdot = mu - Y^T (beta - r), with W = L^-T P L^-1 and
-  // Y = L^-T Q R^-T (see eliminate); W and Y are never formed.
+  // Y = L^-T Q R^-T (see factorJoint); W and Y are never formed.
   struct JointElimination {
     M Linv;         ///< L^-1, lower triangular
     Sub Q;            ///< D x nv, orthonormal columns
