@@ -74,6 +74,7 @@ std::string_view shapeType(Shape::Kind kind) {
     case Shape::Kind::Cylinder: return "cylinder";
     case Shape::Kind::Sphere: return "sphere";
     case Shape::Kind::Capsule: return "capsule";
+    case Shape::Kind::Mesh: return "mesh";
     case Shape::Kind::None: break;
   }
   return "none";
@@ -119,9 +120,12 @@ std::string pageData(const Model& model, const std::vector<double>& times, const
     if (i > 1) d += ',';
     d += "{\"name\":" + scriptString(b.name) + ",\"com\":";
     appendVec(d, b.com);
-    d += ",\"shape\":";
-    appendShape(d, b.shape);
-    d += '}';
+    d += ",\"shapes\":[";
+    for (std::size_t k = 0; k < b.shapes.size(); ++k) {
+      if (k) d += ',';
+      appendShape(d, b.shapes[k]);
+    }
+    d += "]}";
   }
   d += "],\"markers\":[";
   for (std::size_t m = 0; m < model.markers.size(); ++m) {

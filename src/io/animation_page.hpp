@@ -205,11 +205,11 @@ const originSpread = (() => {
 const dotRadius = originSpread > 0 ? Math.min(0.02 * originSpread, 0.05) : 0.03;
 
 const meshes = D.bodies.map((b, i) => {
-  const s = b.shape;
+  // Mesh files are not drawn by this renderer: such a body shows its other shapes, or the dot.
+  const drawn = b.shapes.filter(s => s && s.type !== 'mesh'), s = drawn[0];
   let faces;
   if (s) {
-    const polys = shapePolys(s).map(poly => poly.map(v => add(mat3Apply(s.rot, v), s.pos)));
-    faces = convexFaces(polys, s.pos);
+    faces = drawn.flatMap(s => convexFaces(shapePolys(s).map(poly => poly.map(v => add(mat3Apply(s.rot, v), s.pos))), s.pos));
   } else {
     const polys = lathePolys(capsuleProfile(dotRadius, 0, 6), 10).map(poly => poly.map(v => add(v, b.com)));
     faces = convexFaces(polys, b.com);

@@ -68,14 +68,14 @@ AssemblyLocks readAssembly(const Reader& top) {
 }
 
 void readBody(ModelBuilder& b, const Reader& r) {
-  r.allowKeys({"name", "mass", "com", "inertia", "shape"});
+  r.allowKeys({"name", "mass", "com", "inertia", "shape", "shapes"});
   BodySpec s;
   s.where = r.where();
   s.name = r.text("name");
   s.mass = r.number("mass");
   s.com = r.vec3("com", Vec3::Zero());
   s.inertia = yaml::readInertia(r);
-  s.shape = yaml::readShape(r);
+  s.shapes = yaml::readShapes(r);
   b.addBody(std::move(s));
 }
 

@@ -101,6 +101,7 @@ void writeShape(std::ostream& out, const Shape& s) {
     case Shape::Kind::Cylinder: out << "cylinder, radius: " << Num{s.radius} << ", length: " << Num{s.length}; break;
     case Shape::Kind::Capsule: out << "capsule, radius: " << Num{s.radius} << ", length: " << Num{s.length}; break;
     case Shape::Kind::Sphere: out << "sphere, radius: " << Num{s.radius}; break;
+    case Shape::Kind::Mesh: out << "mesh, file: " << Text{s.mesh} << ", scale: " << Vec{s.scale}; break;
     case Shape::Kind::None: break;
   }
   out << ", xyz: " << Vec{s.position};
@@ -116,10 +117,18 @@ void writeBodies(std::ostream& out, const Model& model) {
     out << "  - name: " << Text{b.name} << "\n    mass: " << Num{b.mass} << "\n    com: " << Vec{b.com} << "\n    inertia: ";
     writeInertia(out, b.inertiaCom);
     out << '\n';
-    if (b.shape.kind == Shape::Kind::None) continue;
-    out << "    shape: ";
-    writeShape(out, b.shape);
-    out << '\n';
+    if (b.shapes.size() == 1) {
+      out << "    shape: ";
+      writeShape(out, b.shapes.front());
+      out << '\n';
+    } else if (!b.shapes.empty()) {
+      out << "    shapes:\n";
+      for (const Shape& s : b.shapes) {
+        out << "      - ";
+        writeShape(out, s);
+        out << '\n';
+      }
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 
 namespace articula::yaml {
@@ -63,18 +64,30 @@ Mat3 readInertia(const Reader& body) {
                    describe(n));
 }
 
-Shape readShape(const Reader& body) {
+namespace {
+
+// One shape map; `r` reads it (the element's `shape`, or an item of its `shapes`).
+Shape readOneShape(const Reader& r) {
   Shape s;
-  if (!body.has("shape")) return s;
-  const Reader r = body.child("shape");
   static const std::vector<Choice<Shape::Kind>> kinds = {{Shape::Kind::Box, {"box", {"size"}}},
                                                          {Shape::Kind::Cylinder, {"cylinder", {"radius", "length"}}},
                                                          {Shape::Kind::Sphere, {"sphere", {"radius"}}},
-                                                         {Shape::Kind::Capsule, {"capsule", {"radius", "length"}}}};
+                                                         {Shape::Kind::Capsule, {"capsule", {"radius", "length"}}},
+                                                         {Shape::Kind::Mesh, {"mesh", {"file", "scale"}}}};
   s.kind = r.choose(kinds, {"type", "xyz", "rpy", "color"}, "shape");
   if (s.kind == Shape::Kind::Box) {
     s.size = r.vec3("size");
     if (!(s.size.minCoeff() > 0.0)) r.fail(r.required("size"), "size: every edge must be positive");
+  } else if (s.kind == Shape::Kind::Mesh) {
+    // A relative mesh path is relative to the model file, as in URDF and SDF. Whether the file
+    // exists is the viewer's concern (it draws a placeholder and warns), not the dynamics'.
+    const std::filesystem::path file = r.text("file");
+    if (file.empty()) r.fail(r.required("file"), "file: expected the path of an STL or OBJ mesh");
+    // Stored absolute, so that a model written elsewhere (articula convert) still finds it.
+    const std::filesystem::path resolved = file.is_relative() ? std::filesystem::path(r.file()).parent_path() / file : file;
+    s.mesh = std::filesystem::absolute(resolved).lexically_normal().string();
+    s.scale = r.vec3("scale", Vec3::Ones());
+    if (!(s.scale.minCoeff() > 0.0)) r.fail(r.required("scale"), "scale: every factor must be positive");
   } else {
     s.radius = positive(r, "radius");
     if (s.kind != Shape::Kind::Sphere) s.length = positive(r, "length");
@@ -85,6 +98,21 @@ Shape readShape(const Reader& body) {
   if (r.has("color") && !isColor(s.color))
     r.fail(r.required("color"), "color: expected \"#rrggbb\" (quoted: # starts a YAML comment), got " + describe(r.required("color")));
   return s;
+}
+
+}  // namespace
+
+std::vector<Shape> readShapes(const Reader& body) {
+  if (body.has("shape") && body.has("shapes"))
+    body.fail(body.required("shapes"), "shapes: give either one `shape` or a list of `shapes`, not both");
+  if (body.has("shape")) return {readOneShape(body.child("shape"))};
+  std::vector<Shape> shapes;
+  if (!body.has("shapes")) return shapes;
+  const YAML::Node list = body.required("shapes");
+  if (!list.IsSequence()) body.fail(list, "shapes: expected a list of shapes {type: ...}, got " + describe(list));
+  for (std::size_t i = 0; i < list.size(); ++i)
+    shapes.push_back(readOneShape(Reader(list[i], body.file(), body.element(), "shapes[" + std::to_string(i) + "]")));
+  return shapes;
 }
 
 TimeFunction readFunction(const Reader& owner, const char* key) {

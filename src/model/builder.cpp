@@ -14,6 +14,15 @@ Mat3 boxInertia(double mass, const Vec3& e) {
   return (mass / 12.0) * Vec3(s.y() + s.z(), s.x() + s.z(), s.x() + s.y()).asDiagonal().toDenseMatrix();
 }
 
+Shape boxShape(const Vec3& edges, const Vec3& centre, const std::string& color) {
+  Shape s;
+  s.kind = Shape::Kind::Box;
+  s.size = edges;
+  s.position = centre;
+  s.color = color;
+  return s;
+}
+
 ModelBuilder& ModelBuilder::addBody(BodySpec s) { bodies_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addJoint(JointSpec s) { joints_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addLoop(LoopSpec s) { loops_.push_back(std::move(s)); return *this; }
@@ -146,7 +155,7 @@ Model ModelBuilder::build() const {
   }
 
   // Breadth-first order from the ground: parents before children, siblings in file order.
-  model.bodies.push_back(Body{"ground", 0.0, Vec3::Zero(), Mat3::Zero(), SpatialInertia(), Shape()});
+  model.bodies.push_back(Body{"ground", 0.0, Vec3::Zero(), Mat3::Zero(), SpatialInertia(), {}});
   model.joints.push_back(Joint{"", JointType::Fixed, -1, 0, Transform(), Vec3::UnitZ(), Vec3::UnitY(), 0, 0, 0, 0});
   std::map<std::string, int> index{{"ground", 0}, {"world", 0}};
   std::map<std::string, std::vector<const JointSpec*>> childJoints;  // parent name ("ground" for both spellings)
@@ -171,7 +180,7 @@ Model ModelBuilder::build() const {
     body.com = bs.com;
     body.inertiaCom = bs.inertia;
     body.inertia = SpatialInertia::fromMassComInertia(bs.mass, bs.com, bs.inertia);
-    body.shape = bs.shape;
+    body.shapes = bs.shapes;
     model.bodies.push_back(body);
 
     Joint joint;

@@ -19,9 +19,7 @@ ModelBuilder chainBuilder(int links, bool spatial) {
     body.mass = kMass;
     body.com = Vec3(0.5 * kLength, 0.0, 0.0);
     body.inertia = boxInertia(kMass, Vec3(kLength, kSide, kSide));
-    body.shape.kind = Shape::Kind::Box;
-    body.shape.size = Vec3(kLength, kSide, kSide);
-    body.shape.position = body.com;
+    body.shapes = {boxShape(Vec3(kLength, kSide, kSide), body.com, "")};
     b.addBody(body);
 
     JointSpec joint;
@@ -56,10 +54,7 @@ BodySpec rod(const std::string& name, double mass, double length, const char* co
   const Vec3 edges = alongY ? Vec3(kRodSide, length, kRodSide) : Vec3(length, kRodSide, kRodSide);
   b.com = alongY ? Vec3(0.0, 0.5 * length, 0.0) : Vec3(0.5 * length, 0.0, 0.0);
   b.inertia = boxInertia(mass, edges);
-  b.shape.kind = Shape::Kind::Box;
-  b.shape.size = edges;
-  b.shape.position = b.com;
-  b.shape.color = color;
+  b.shapes = {boxShape(edges, b.com, color)};
   return b;
 }
 
@@ -228,10 +223,7 @@ ModelBuilder rssrBankBuilder(int loops) {
   shaft.mass = kRssrCrank * loops;
   shaft.com = Vec3(0.0, 0.0, 0.5 * kSpacing * (loops - 1));
   shaft.inertia = boxInertia(shaft.mass, Vec3(kShaftSide, kShaftSide, length));
-  shaft.shape.kind = Shape::Kind::Box;
-  shaft.shape.size = Vec3(kShaftSide, kShaftSide, length);
-  shaft.shape.position = shaft.com;
-  shaft.shape.color = kCrankColor;
+  shaft.shapes = {boxShape(Vec3(kShaftSide, kShaftSide, length), shaft.com, kCrankColor)};
   b.addBody(shaft);
   b.addJoint(revolute("A", "ground", "shaft", Vec3::Zero(), Vec3::UnitZ(), 0.0, kRssrCrankSpeed, true));
   for (int k = 0; k < loops; ++k)

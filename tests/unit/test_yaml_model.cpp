@@ -94,13 +94,19 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     EXPECT_TRUE(near(x.com, y.com, tol));
     EXPECT_TRUE(near(x.inertiaCom, y.inertiaCom, tol));
     EXPECT_TRUE(near(x.inertia.matrix(), y.inertia.matrix(), tol));
-    EXPECT_EQ(x.shape.kind, y.shape.kind);
-    EXPECT_TRUE(near(x.shape.size, y.shape.size, tol));
-    EXPECT_TRUE(near(x.shape.radius, y.shape.radius, tol));
-    EXPECT_TRUE(near(x.shape.length, y.shape.length, tol));
-    EXPECT_TRUE(near(x.shape.position, y.shape.position, tol));
-    EXPECT_TRUE(near(x.shape.rotation, y.shape.rotation, tol));
-    EXPECT_EQ(x.shape.color, y.shape.color);
+    ASSERT_EQ(x.shapes.size(), y.shapes.size());
+    for (std::size_t k = 0; k < x.shapes.size(); ++k) {
+      const Shape &s = x.shapes[k], &t = y.shapes[k];
+      EXPECT_EQ(s.kind, t.kind);
+      EXPECT_TRUE(near(s.size, t.size, tol));
+      EXPECT_TRUE(near(s.radius, t.radius, tol));
+      EXPECT_TRUE(near(s.length, t.length, tol));
+      EXPECT_TRUE(near(s.position, t.position, tol));
+      EXPECT_TRUE(near(s.rotation, t.rotation, tol));
+      EXPECT_EQ(s.color, t.color);
+      EXPECT_EQ(s.mesh, t.mesh);
+      EXPECT_TRUE(near(s.scale, t.scale, tol));
+    }
   }
   ASSERT_EQ(a.joints.size(), b.joints.size());
   for (std::size_t i = 1; i < a.joints.size(); ++i) {
@@ -233,14 +239,18 @@ Model richModel() {
   Mat3 full;
   full << 1.0, 0.1, -0.05, 0.1, 1.2, 0.02, -0.05, 0.02, 0.9;
   const Mat3 diag = Vec3(0.02, 0.03, 0.04).asDiagonal();
-  b.addBody({"base", 3.0, Vec3(0.1, 0.2, 0.3), full, shape(Shape::Kind::Box, Vec3(0.1, 0.2, 0.3), "#a1b2c3"), {}});
-  b.addBody({"arm 1", 1.0, Vec3(0.25, 0, 0), diag, shape(Shape::Kind::Cylinder, Vec3(0, kPi / 2, 0), "#fff"), {}});
-  b.addBody({"null", 0.5, Vec3::Zero(), diag, shape(Shape::Kind::Sphere, Vec3::Zero(), ""), {}});
-  b.addBody({"link#3", 0.7, Vec3(0, 0, 0.1), diag, shape(Shape::Kind::Capsule, Vec3(0.3, -kPi / 2, -0.4), "#123456"), {}});
-  b.addBody({"q\"uote\\", 0.2, Vec3::Zero(), diag, Shape(), {}});
-  b.addBody({"slider", 0.4, Vec3::Zero(), diag, Shape(), {}});
-  b.addBody({"plate", 0.6, Vec3::Zero(), diag, Shape(), {}});
-  b.addBody({"- tip", 0.1, Vec3::Zero(), diag, Shape(), {}});
+  b.addBody({"base", 3.0, Vec3(0.1, 0.2, 0.3), full, {shape(Shape::Kind::Box, Vec3(0.1, 0.2, 0.3), "#a1b2c3")}, {}});
+  b.addBody({"arm 1", 1.0, Vec3(0.25, 0, 0), diag, {shape(Shape::Kind::Cylinder, Vec3(0, kPi / 2, 0), "#fff")}, {}});
+  b.addBody({"null", 0.5, Vec3::Zero(), diag, {shape(Shape::Kind::Sphere, Vec3::Zero(), "")}, {}});
+  b.addBody({"link#3", 0.7, Vec3(0, 0, 0.1), diag, {shape(Shape::Kind::Capsule, Vec3(0.3, -kPi / 2, -0.4), "#123456")}, {}});
+  b.addBody({"q\"uote\\", 0.2, Vec3::Zero(), diag, {}, {}});
+  b.addBody({"slider", 0.4, Vec3::Zero(), diag, {}, {}});
+  Shape part;
+  part.kind = Shape::Kind::Mesh;
+  part.mesh = "/models/meshes/plate part.stl";
+  part.scale = Vec3(0.001, 0.001, 0.002);
+  b.addBody({"plate", 0.6, Vec3::Zero(), diag, {shape(Shape::Kind::Box, Vec3::Zero(), ""), part}, {}});
+  b.addBody({"- tip", 0.1, Vec3::Zero(), diag, {}, {}});
 
   b.addJoint(joint("float", JointType::Free, "ground", "base", Vec3(1, 2, 3), Vec3(0.5, -0.2, 1.0),
                    {0.1, 0.2, 0.3, 0.9, 0.1, 0.2, 0.3}, {0.1, 0.2, 0.3, 0.4, 0.5, 0.6}));
@@ -313,10 +323,11 @@ void expectRod(const Body& b, double length, double mass) {
   EXPECT_DOUBLE_EQ(b.mass, mass) << b.name;
   EXPECT_TRUE(near(b.com, Vec3(length / 2, 0, 0), 1e-15)) << b.name;
   EXPECT_TRUE(near(b.inertiaCom, boxInertia(mass, Vec3(length, 0.02, 0.02)), 1e-15)) << b.name << "\n" << b.inertiaCom;
-  EXPECT_EQ(b.shape.kind, Shape::Kind::Box) << b.name;
-  EXPECT_TRUE(near(b.shape.size, Vec3(length, 0.02, 0.02), 1e-15)) << b.name;
-  EXPECT_TRUE(near(b.shape.position, b.com, 1e-15)) << b.name;
-  EXPECT_FALSE(b.shape.color.empty()) << b.name;
+  ASSERT_EQ(b.shapes.size(), 1u) << b.name;
+  EXPECT_EQ(b.shapes[0].kind, Shape::Kind::Box) << b.name;
+  EXPECT_TRUE(near(b.shapes[0].size, Vec3(length, 0.02, 0.02), 1e-15)) << b.name;
+  EXPECT_TRUE(near(b.shapes[0].position, b.com, 1e-15)) << b.name;
+  EXPECT_FALSE(b.shapes[0].color.empty()) << b.name;
 }
 }  // namespace
 
@@ -444,7 +455,7 @@ TEST(YamlModelSyntax, DefaultsApply) {
   EXPECT_EQ(m.name, "model");
   EXPECT_EQ(m.gravity, Vec3(0, -9.81, 0));
   EXPECT_EQ(m.bodies[1].com, Vec3::Zero());
-  EXPECT_EQ(m.bodies[1].shape.kind, Shape::Kind::None);
+  EXPECT_TRUE(m.bodies[1].shapes.empty());
   EXPECT_EQ(m.joints[1].parent, 0);
   EXPECT_EQ(m.joints[1].placement.r, Vec3::Zero());
   EXPECT_EQ(m.joints[1].placement.E, Mat3::Identity());
@@ -611,6 +622,11 @@ TEST(YamlModelSyntax, WrongNodeKindsAreModelErrors) {
       {"inertia: [1, 1, 1], shape: {type: sphere, radius: 0}", "body 'b': shape: radius: must be positive, got '0'"},
       {"inertia: [1, 1, 1], shape: {type: sphere, radius: 1, length: 2}", "body 'b': shape: unknown key 'length' for type 'sphere'"},
       {"inertia: [1, 1, 1], mass: 2", "body 'b': key 'mass' is given twice"},
+      {"inertia: [1, 1, 1], shapes: {type: box, size: [1, 1, 1]}", "body 'b': shapes: expected a list of shapes"},
+      {"inertia: [1, 1, 1], shapes: [{type: sphere, radius: -1}]", "body 'b': shapes[0]: radius: must be positive"},
+      {"inertia: [1, 1, 1], shape: {type: sphere, radius: 1}, shapes: []", "body 'b': shapes: give either one `shape`"},
+      {"inertia: [1, 1, 1], shape: {type: mesh}", "body 'b': shape: missing required key 'file'"},
+      {"inertia: [1, 1, 1], shape: {type: mesh, file: a.stl, scale: [1, 0, 1]}", "body 'b': shape: scale: every factor must be positive"},
   };
   for (const auto& [fields, expected] : bodyCases) {
     const ModelError e = parseError("bodies:\n  - {name: b, mass: 1, " + fields + "}\n");
@@ -675,7 +691,7 @@ const BadFile kBadFiles[] = {
     {"unknown_joint_type.yaml", 7, "joint 'j1'", "unknown joint type 'revolut' (valid: fixed, revolute, prismatic"},
     {"unknown_loop_type.yaml", 7, "loop 'closure'", "unknown loop type 'hinge' (valid: ball, revolute, weld, distance)"},
     {"unknown_force_type.yaml", 7, "force 'grip'", "unknown force type 'friction' (valid: joint_spring_damper"},
-    {"unknown_shape_type.yaml", 5, "body 'rod'", "shape: unknown shape type 'cube' (valid: box, cylinder, sphere, capsule)"},
+    {"unknown_shape_type.yaml", 5, "body 'rod'", "shape: unknown shape type 'cube' (valid: box, cylinder, sphere, capsule, mesh)"},
     {"unknown_function_type.yaml", 10, "force 'drive'", "magnitude: unknown function type 'cosine' (valid: constant, sine"},
     {"nonpositive_shape_size.yaml", 8, "body 'rod'", "shape: length: must be positive, got '-1'"},
     {"table_decreasing.yaml", 9, "force 'push'", "magnitude: time: values must be strictly increasing, but '1' follows '2'"},

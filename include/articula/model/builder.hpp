@@ -16,7 +16,7 @@ struct BodySpec {
   double mass = 0.0;
   Vec3 com = Vec3::Zero();          ///< in the body frame (= the frame of the body's parent joint)
   Mat3 inertia = Mat3::Zero();      ///< about the centre of mass, body axes
-  Shape shape;
+  std::vector<Shape> shapes;
   SourceLocation where;
 };
 
@@ -126,5 +126,8 @@ bool isGroundName(std::string_view name);
 
 /// Inertia tensor about the centre of mass of a uniform solid box with edges (a, b, c).
 Mat3 boxInertia(double mass, const Vec3& edges);
+
+/// A box shape with edges `edges` centred at `centre` in the body frame; `color` "#rrggbb" or empty.
+Shape boxShape(const Vec3& edges, const Vec3& centre, const std::string& color);
 
 }  // namespace articula

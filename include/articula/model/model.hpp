@@ -16,7 +16,7 @@ namespace articula {
 
 /// Visual shape attached to a body (used by viewers, not by the dynamics).
 struct Shape {
-  enum class Kind { None, Box, Cylinder, Sphere, Capsule };
+  enum class Kind { None, Box, Cylinder, Sphere, Capsule, Mesh };
   Kind kind = Kind::None;
   Vec3 size = Vec3::Zero();  ///< box edge lengths
   double radius = 0.0;       ///< cylinder, sphere, capsule
@@ -24,6 +24,8 @@ struct Shape {
   Vec3 position = Vec3::Zero();       ///< shape centre in the body frame
   Mat3 rotation = Mat3::Identity();   ///< shape axes in the body frame
   std::string color;                  ///< "#rrggbb" or empty
+  std::string mesh;                   ///< mesh: the file (STL or OBJ), as resolved when the model was read
+  Vec3 scale = Vec3::Ones();          ///< mesh: scale factors along the mesh's own axes
 };
 
 struct Body {
@@ -32,7 +34,7 @@ struct Body {
   Vec3 com = Vec3::Zero();            ///< centre of mass in the body frame
   Mat3 inertiaCom = Mat3::Zero();     ///< inertia tensor about the centre of mass, body axes
   SpatialInertia inertia;             ///< spatial inertia about the body-frame origin
-  Shape shape;
+  std::vector<Shape> shapes;          ///< what viewers draw; may be empty
 };
 
 /// Loop-closure (cut-joint) constraint between a frame on body A and one on body B.
