@@ -32,7 +32,8 @@ void printModelInfo(std::ostream& out, const Model& model) {
     out << "    " << std::left << std::setw(16) << l.name << " " << std::setw(12) << loopTypeName(l.type)
         << model.bodies[l.bodyA].name << " <-> " << model.bodies[l.bodyB].name << "  (" << l.equations()
         << " equations)\n";
-  out << "  force elements: " << model.jointSprings.size() << " joint spring-dampers, " << model.pointSprings.size()
+  out << "  force elements: " << model.jointSprings.size() << " joint spring-dampers, " << model.jointLimits.size()
+      << " joint limits, " << model.jointFrictions.size() << " joint frictions, " << model.pointSprings.size()
       << " point spring-dampers, " << model.bodyLoads.size() << " body loads, " << model.jointLoads.size()
       << " joint loads, " << model.prescribed.size() << " prescribed motions\n"
       << "  markers " << model.markers.size() << "\n"

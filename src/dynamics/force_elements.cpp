@@ -1,5 +1,7 @@
 #include "articula/dynamics/force_elements.hpp"
 
+#include <cmath>
+
 #include "articula/dynamics/recursive.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
@@ -31,6 +33,20 @@ SpringGeometry springGeometry(const Workspace& ws, const PointSpringDamper& s) {
 }
 }  // namespace
 
+JointForce jointLimitForce(const JointLimit& l, double q, double qd) {
+  const double bound = q > l.upper ? l.upper : q < l.lower ? l.lower : q;
+  if (bound == q) return {};
+  const double tau = -l.stiffness * (q - bound) - l.damping * qd;
+  // The stop pushes and never pulls: past the upper bound tau <= 0, past the lower one tau >= 0.
+  if ((q > l.upper && tau > 0.0) || (q < l.lower && tau < 0.0)) return {};
+  return {tau, -l.stiffness, -l.damping};
+}
+
+JointForce jointFrictionForce(const JointFriction& f, double qd) {
+  const double th = std::tanh(qd / f.slipVelocity);
+  return {-f.force * th, 0.0, -f.force / f.slipVelocity * (1.0 - th * th)};
+}
+
 void evaluateForceElements(const Model& model, Workspace& ws, double t, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& v) {
   ws.tau.setZero();
@@ -38,6 +54,14 @@ void evaluateForceElements(const Model& model, Workspace& ws, double t, const Ei
   for (const auto& s : model.jointSprings) {
     const Joint& j = model.joints[s.joint];
     ws.tau[j.iv + s.dof] -= s.stiffness * (q[j.iq + s.dof] - s.restPosition) + s.damping * v[j.iv + s.dof];
+  }
+  for (const auto& l : model.jointLimits) {
+    const Joint& j = model.joints[l.joint];
+    ws.tau[j.iv + l.dof] += jointLimitForce(l, q[j.iq + l.dof], v[j.iv + l.dof]).tau;
+  }
+  for (const auto& f : model.jointFrictions) {
+    const int i = model.joints[f.joint].iv + f.dof;
+    ws.tau[i] += jointFrictionForce(f, v[i]).tau;
   }
   for (const auto& l : model.jointLoads) ws.tau[model.joints[l.joint].iv + l.dof] += l.magnitude.value(t);
   for (const auto& s : model.pointSprings) {
@@ -66,6 +90,11 @@ double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::Vec
   for (const auto& s : model.jointSprings) {
     const double x = q[model.joints[s.joint].iq + s.dof] - s.restPosition;
     V += 0.5 * s.stiffness * x * x;
+  }
+  for (const auto& l : model.jointLimits) {
+    const double x = q[model.joints[l.joint].iq + l.dof];
+    const double beyond = x > l.upper ? x - l.upper : x < l.lower ? x - l.lower : 0.0;
+    V += 0.5 * l.stiffness * beyond * beyond;
   }
   for (const auto& s : model.pointSprings) {
     const double x = springGeometry(ws, s).length - s.restLength;

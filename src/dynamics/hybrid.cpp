@@ -50,7 +50,7 @@ void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen
   if (derivatives_)
     derivatives_->evaluate(t, q, v, K_, C_);  // seed 004 eq. (52)-(53)
   else if (springs_.active())
-    springs_.evaluate(ws_, K_, C_);  // seed 001 eq. (28)-(34)
+    springs_.evaluate(ws_, q, v, K_, C_);  // seed 001 eq. (28)-(34)
   if (constraints_.size()) {
     constraints_.positions(ws_, t, q);
     constraints_.jacobian(ws_, t);

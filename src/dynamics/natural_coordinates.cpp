@@ -362,6 +362,10 @@ Eigen::MatrixXd SparseRows::dense() const {
 
 NaturalCoordinates::NaturalCoordinates(const Model& model)
     : model_(model), bodyMass_(model.bodies.size(), Eigen::Matrix4d::Zero()), gravity_(Eigen::VectorXd::Zero(size())) {
+  if (!model.jointLimits.empty() || !model.jointFrictions.empty())
+    throw Error("the global formulation does not model joint limits or joint friction yet (the model has " +
+                std::to_string(model.jointLimits.size()) + " limits and " + std::to_string(model.jointFrictions.size()) +
+                " friction elements): use the hybrid formulation with a structural integrator, or an ODE formulation");
   const int n = model.bodyCount();
   // Mass: integral of [1; p] [1; p]^T dm = [m, m c^T; m c, integral p p^T dm], with
   // integral p p^T dm = tr(Ibar)/2 I - Ibar for the inertia Ibar about the frame origin.

@@ -1,23 +1,37 @@
 #include "articula/dynamics/spring_damper_tangent.hpp"
 
+#include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
 
 SpringDamperTangent::SpringDamperTangent(const Model& model)
     : model_(model),
-      active_(!model.jointSprings.empty() || !model.pointSprings.empty()),
+      active_(!model.jointSprings.empty() || !model.pointSprings.empty() || !model.jointLimits.empty() ||
+              !model.jointFrictions.empty()),
       PA_(3, model.nv),
       PB_(3, model.nv),
       sz_(model.nv) {}
 
-void SpringDamperTangent::evaluate(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> K, Eigen::Ref<Eigen::MatrixXd> C) {
+void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                   Eigen::Ref<Eigen::MatrixXd> K, Eigen::Ref<Eigen::MatrixXd> C) {
   K.setZero();
   C.setZero();
   for (const auto& s : model_.jointSprings) {
     const int i = model_.joints[s.joint].iv + s.dof;
     K(i, i) += s.stiffness;
     C(i, i) += s.damping;
+  }
+  // K and C are the derivatives of minus the generalised force.
+  for (const auto& l : model_.jointLimits) {
+    const Joint& j = model_.joints[l.joint];
+    const JointForce f = jointLimitForce(l, q[j.iq + l.dof], v[j.iv + l.dof]);
+    K(j.iv + l.dof, j.iv + l.dof) -= f.dq;
+    C(j.iv + l.dof, j.iv + l.dof) -= f.dqd;
+  }
+  for (const auto& fr : model_.jointFrictions) {
+    const int i = model_.joints[fr.joint].iv + fr.dof;
+    C(i, i) -= jointFrictionForce(fr, v[i]).dqd;
   }
   for (const auto& s : model_.pointSprings) {
     const Vec3 d = pointPosition(ws, s.bodyB, s.pointB) - pointPosition(ws, s.bodyA, s.pointA);

@@ -130,9 +130,11 @@ void readLoop(ModelBuilder& b, const Reader& r) {
 }
 
 void readForce(ModelBuilder& b, const Reader& r) {
-  enum class Kind { JointSpring, PointSpring, Force, Torque, JointForce, Prescribed };
+  enum class Kind { JointSpring, JointLimit, JointFriction, PointSpring, Force, Torque, JointForce, Prescribed };
   static const std::vector<Choice<Kind>> kinds = {
       {Kind::JointSpring, {"joint_spring_damper", {"joint", "dof", "stiffness", "damping", "rest"}}},
+      {Kind::JointLimit, {"joint_limit", {"joint", "dof", "lower", "upper", "stiffness", "damping"}}},
+      {Kind::JointFriction, {"joint_friction", {"joint", "dof", "force", "slip_velocity"}}},
       {Kind::PointSpring, {"spring_damper", {"body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length"}}},
       {Kind::Force, {"force", {"body", "point", "direction", "frame", "magnitude"}}},
       {Kind::Torque, {"torque", {"body", "direction", "frame", "magnitude"}}},
@@ -144,6 +146,13 @@ void readForce(ModelBuilder& b, const Reader& r) {
     case Kind::JointSpring:
       b.addJointSpring({name, r.text("joint"), r.integer("dof", 0), r.number("stiffness", 0.0), r.number("damping", 0.0),
                         r.number("rest", 0.0), r.where()});
+      return;
+    case Kind::JointLimit:
+      b.addJointLimit({name, r.text("joint"), r.integer("dof", 0), r.number("lower"), r.number("upper"), r.number("stiffness"),
+                       r.number("damping", 0.0), r.where()});
+      return;
+    case Kind::JointFriction:
+      b.addJointFriction({name, r.text("joint"), r.integer("dof", 0), r.number("force"), r.number("slip_velocity"), r.where()});
       return;
     case Kind::PointSpring:
       b.addPointSpring({name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),

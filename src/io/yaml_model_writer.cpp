@@ -174,12 +174,19 @@ void writeLoops(std::ostream& out, const Model& model) {
 void writeForces(std::ostream& out, const Model& model) {
   const auto body = [&](int i) { return Text{model.bodies[static_cast<std::size_t>(i)].name}; };
   const auto joint = [&](int i) { return Text{model.joints[static_cast<std::size_t>(i)].name}; };
-  if (model.jointSprings.size() + model.pointSprings.size() + model.bodyLoads.size() + model.jointLoads.size() +
+  if (model.jointSprings.size() + model.jointLimits.size() + model.jointFrictions.size() + model.pointSprings.size() + model.bodyLoads.size() + model.jointLoads.size() +
           model.prescribed.size() > 0)
     out << "forces:\n";
   for (const auto& s : model.jointSprings)
     out << "  - {name: " << Text{s.name} << ", type: joint_spring_damper, joint: " << joint(s.joint) << ", dof: " << s.dof
         << ", stiffness: " << Num{s.stiffness} << ", damping: " << Num{s.damping} << ", rest: " << Num{s.restPosition} << "}\n";
+  for (const auto& l : model.jointLimits)
+    out << "  - {name: " << Text{l.name} << ", type: joint_limit, joint: " << joint(l.joint) << ", dof: " << l.dof
+        << ", lower: " << Num{l.lower} << ", upper: " << Num{l.upper} << ", stiffness: " << Num{l.stiffness}
+        << ", damping: " << Num{l.damping} << "}\n";
+  for (const auto& f : model.jointFrictions)
+    out << "  - {name: " << Text{f.name} << ", type: joint_friction, joint: " << joint(f.joint) << ", dof: " << f.dof
+        << ", force: " << Num{f.force} << ", slip_velocity: " << Num{f.slipVelocity} << "}\n";
   for (const auto& s : model.pointSprings)
     out << "  - {name: " << Text{s.name} << ", type: spring_damper, body_a: " << body(s.bodyA) << ", point_a: " << Vec{s.pointA}
         << ", body_b: " << body(s.bodyB) << ", point_b: " << Vec{s.pointB} << ", stiffness: " << Num{s.stiffness}

@@ -27,6 +27,8 @@ ModelBuilder& ModelBuilder::addBody(BodySpec s) { bodies_.push_back(std::move(s)
 ModelBuilder& ModelBuilder::addJoint(JointSpec s) { joints_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addLoop(LoopSpec s) { loops_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addJointSpring(JointSpringSpec s) { jointSprings_.push_back(std::move(s)); return *this; }
+ModelBuilder& ModelBuilder::addJointLimit(JointLimitSpec s) { jointLimits_.push_back(std::move(s)); return *this; }
+ModelBuilder& ModelBuilder::addJointFriction(JointFrictionSpec s) { jointFrictions_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addPointSpring(PointSpringSpec s) { pointSprings_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addBodyLoad(BodyLoadSpec s) { bodyLoads_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addJointLoad(JointLoadSpec s) { jointLoads_.push_back(std::move(s)); return *this; }
@@ -104,6 +106,7 @@ void validateInertia(const BodySpec& b, const std::string& element) {
 Model ModelBuilder::build() const {
   Model model;
   model.name = name;
+  model.warnings = warnings;
   if (!finite(gravity)) fail(where, "gravity", "has a non-finite component");
   model.gravity = gravity;
 
@@ -295,6 +298,32 @@ Model ModelBuilder::build() const {
     if (!std::isfinite(s.restPosition)) fail(s.where, el, "rest position is not a finite number");
     e.restPosition = s.restPosition;
     model.jointSprings.push_back(e);
+  }
+  for (const auto& s : jointLimits_) {
+    const std::string el = label("joint limit", s.name);
+    JointLimit e;
+    e.name = s.name;
+    e.joint = jointRef(s.joint, s.dof, s.where, el);
+    e.dof = s.dof;
+    if (!std::isfinite(s.lower) || !std::isfinite(s.upper)) fail(s.where, el, "lower and upper must be finite numbers");
+    if (!(s.lower <= s.upper)) fail(s.where, el, "lower must not exceed upper");
+    e.lower = s.lower;
+    e.upper = s.upper;
+    e.stiffness = nonNegative(s.stiffness, s.where, el, "stiffness");
+    if (e.stiffness == 0.0) fail(s.where, el, "stiffness must be positive: it is what holds the joint in its range");
+    e.damping = nonNegative(s.damping, s.where, el, "damping");
+    model.jointLimits.push_back(e);
+  }
+  for (const auto& s : jointFrictions_) {
+    const std::string el = label("joint friction", s.name);
+    JointFriction e;
+    e.name = s.name;
+    e.joint = jointRef(s.joint, s.dof, s.where, el);
+    e.dof = s.dof;
+    e.force = nonNegative(s.force, s.where, el, "friction force");
+    if (!std::isfinite(s.slipVelocity) || s.slipVelocity <= 0.0) fail(s.where, el, "slip velocity must be positive");
+    e.slipVelocity = s.slipVelocity;
+    model.jointFrictions.push_back(e);
   }
   for (const auto& s : pointSprings_) {
     const std::string el = label("spring", s.name);

@@ -18,7 +18,9 @@ bool isConservative(const Model& model) {
     if (s.damping != 0.0) return false;
   for (const auto& s : model.pointSprings)
     if (s.damping != 0.0) return false;
-  return model.bodyLoads.empty() && model.jointLoads.empty() && model.prescribed.empty();
+  for (const auto& l : model.jointLimits)
+    if (l.damping != 0.0) return false;
+  return model.jointFrictions.empty() && model.bodyLoads.empty() && model.jointLoads.empty() && model.prescribed.empty();
 }
 
 namespace {

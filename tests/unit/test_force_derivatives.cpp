@@ -112,7 +112,7 @@ TEST(ForceDerivatives, MatchTheAnalyticSpringMatricesAtRestLength) {
     Workspace w(model);
     updatePositions(model, w, model.q0);
     Eigen::MatrixXd K(model.nv, model.nv), C(model.nv, model.nv);
-    SpringDamperTangent(model).evaluate(w, K, C);
+    SpringDamperTangent(model).evaluate(w, model.q0, Eigen::VectorXd::Zero(model.nv), K, C);
     EXPECT_LT((fd.K - K).norm(), 1e-6 * K.norm()) << "seed " << seed;
     EXPECT_LT((fd.C - C).norm(), 1e-6 * C.norm()) << "seed " << seed;
   }

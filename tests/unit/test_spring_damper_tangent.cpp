@@ -62,7 +62,7 @@ TEST(SpringDamperTangent, MatchesCentralDifferencesOfTheForces) {
     Eigen::MatrixXd K(n, n), C(n, n);
     SpringDamperTangent tangent(model);
     ASSERT_TRUE(tangent.active());
-    tangent.evaluate(ws, K, C);
+    tangent.evaluate(ws, model.q0, Eigen::VectorXd::Zero(n), K, C);
 
     constexpr double eps = 1e-6;
     const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(n);
@@ -81,6 +81,56 @@ TEST(SpringDamperTangent, MatchesCentralDifferencesOfTheForces) {
     EXPECT_LT((C - Cfd).norm(), 1e-7 * Cfd.norm()) << "seed " << seed;
     EXPECT_LT((K - K.transpose()).norm(), 1e-14 * K.norm());
   }
+}
+
+namespace {
+// The joint-level generalised forces (ws.tau) alone: limits and friction act only there.
+Eigen::VectorXd jointForces(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  Workspace ws(model);
+  updateVelocities(model, ws, q, v);
+  evaluateForceElements(model, ws, 0.0, q, v);
+  return ws.tau;
+}
+}  // namespace
+
+// Every scalar joint past the upper end of its range, moving, with Coulomb friction: K and C are
+// the derivatives of the active stop and of the regularised friction. Same tolerance as above.
+TEST(SpringDamperTangent, JointLimitsAndFrictionMatchCentralDifferences) {
+  ModelBuilder b = test_models::randomTree(6, 11, false);
+  const Model bare = b.build();
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(bare.nv);
+  for (int i = 1; i <= bare.bodyCount(); ++i) {
+    const Joint& j = bare.joints[i];
+    if (!jointHasScalarCoordinates(j.type)) continue;
+    for (int d = 0; d < j.nv; ++d) {
+      const double q = bare.q0[j.iq + d];
+      b.addJointLimit({"lim" + std::to_string(i) + "_" + std::to_string(d), j.name, d, q - 1.0, q - 0.1, 1e3, 5.0, {}});
+      b.addJointFriction({"fr" + std::to_string(i) + "_" + std::to_string(d), j.name, d, 2.0, 0.3, {}});
+      v[j.iv + d] = 0.1 + 0.05 * d;  // slow enough that the damped stop still pushes
+    }
+  }
+  const Model model = b.build();
+  ASSERT_FALSE(model.jointLimits.empty());
+  const int n = model.nv;
+  Workspace ws(model);
+  updatePositions(model, ws, model.q0);
+  Eigen::MatrixXd K(n, n), C(n, n), Kfd(n, n), Cfd(n, n);
+  SpringDamperTangent tangent(model);
+  ASSERT_TRUE(tangent.active());
+  tangent.evaluate(ws, model.q0, v, K, C);
+  constexpr double eps = 1e-6;
+  for (int c = 0; c < n; ++c) {
+    Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
+    step[c] = eps;
+    Eigen::VectorXd qp = model.q0, qm = model.q0;
+    integrateConfiguration(model, qp, step);
+    integrateConfiguration(model, qm, Eigen::VectorXd(-step));
+    Kfd.col(c) = -(jointForces(model, qp, v) - jointForces(model, qm, v)) / (2 * eps);
+    Cfd.col(c) = -(jointForces(model, model.q0, v + step) - jointForces(model, model.q0, v - step)) / (2 * eps);
+  }
+  EXPECT_NEAR(K.trace(), 1e3 * static_cast<double>(model.jointLimits.size()), 1e-9) << "every stop is active";
+  EXPECT_LT((K - Kfd).norm(), 1e-7 * Kfd.norm());
+  EXPECT_LT((C - Cfd).norm(), 1e-7 * Cfd.norm());
 }
 
 TEST(SpringDamperTangent, InactiveWithoutSpringsOrDampers) {

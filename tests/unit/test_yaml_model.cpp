@@ -150,6 +150,23 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     EXPECT_EQ(x.dof, y.dof);
     EXPECT_TRUE(near(x.stiffness, y.stiffness, tol) && near(x.damping, y.damping, tol) && near(x.restPosition, y.restPosition, tol));
   }
+  ASSERT_EQ(a.jointLimits.size(), b.jointLimits.size());
+  for (std::size_t i = 0; i < a.jointLimits.size(); ++i) {
+    const auto &x = a.jointLimits[i], &y = b.jointLimits[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.joint, y.joint);
+    EXPECT_EQ(x.dof, y.dof);
+    EXPECT_TRUE(near(x.lower, y.lower, tol) && near(x.upper, y.upper, tol));
+    EXPECT_TRUE(near(x.stiffness, y.stiffness, tol) && near(x.damping, y.damping, tol));
+  }
+  ASSERT_EQ(a.jointFrictions.size(), b.jointFrictions.size());
+  for (std::size_t i = 0; i < a.jointFrictions.size(); ++i) {
+    const auto &x = a.jointFrictions[i], &y = b.jointFrictions[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.joint, y.joint);
+    EXPECT_EQ(x.dof, y.dof);
+    EXPECT_TRUE(near(x.force, y.force, tol) && near(x.slipVelocity, y.slipVelocity, tol));
+  }
   ASSERT_EQ(a.pointSprings.size(), b.pointSprings.size());
   for (std::size_t i = 0; i < a.pointSprings.size(); ++i) {
     const auto &x = a.pointSprings[i], &y = b.pointSprings[i];
@@ -287,6 +304,8 @@ Model richModel() {
 
   b.addJointSpring({"spring", "hinge: 1", 0, 3.0, 0.5, 0.1, {}});
   b.addJointSpring({"barrel spring", "barrel", 1, 30.0, 0.0, -0.02, {}});
+  b.addJointLimit({"stop", "hinge: 1", 0, -0.5, 1.25, 1e4, 20.0, {}});
+  b.addJointFriction({"bearing", "barrel", 0, 0.3, 0.01, {}});
   b.addPointSpring({"bungee", "ground", "base", Vec3(1, 1, 0), Vec3(0.5, 0, 0), 10.0, 0.2, 0.3, {}});
   b.addBodyLoad({"push", "base", false, true, Vec3(0.1, 0, 0), Vec3(0, 0, 2), TimeFunction::sine(2.0, 0.5, 0.3, 0.1), {}});
   b.addBodyLoad({"twist", "arm 1", true, false, Vec3::Zero(), Vec3(1, 0, 0), TimeFunction::smoothStep(0.2, 0, 1.2, 3), {}});
@@ -598,6 +617,11 @@ TEST(YamlModelSyntax, WrongNodeKindsAreModelErrors) {
        "force 'f': frame: expected 'world' or 'body', got 'local'"},
       {"forces: [{name: f, type: torque, body: rod, point: [1, 0, 0], direction: [1, 0, 0], magnitude: 1}]",
        "force 'f': unknown key 'point' for type 'torque'"},
+      {"forces: [{name: f, type: joint_limit, joint: j, lower: 1, upper: 0, stiffness: 1e4}]", "joint limit 'f': lower must not exceed upper"},
+      {"forces: [{name: f, type: joint_limit, joint: j, lower: 0, upper: 1, stiffness: 0}]", "joint limit 'f': stiffness must be positive"},
+      {"forces: [{name: f, type: joint_limit, joint: j, lower: 0, upper: 1}]", "force 'f': missing required key 'stiffness'"},
+      {"forces: [{name: f, type: joint_friction, joint: j, force: 1, slip_velocity: 0}]", "joint friction 'f': slip velocity must be positive"},
+      {"forces: [{name: f, type: joint_friction, joint: j, force: -1, slip_velocity: 0.1}]", "joint friction 'f': friction force must not be negative"},
       {"loops: [{name: l, type: ball, body_a: rod, body_b: ground, distance: 1}]", "loop 'l': unknown key 'distance' for type 'ball'"},
       {"loops: [{name: l, type: distance, body_a: rod, body_b: ground}]", "loop 'l': missing required key 'distance'"},
       {"assembly: [j]", "assembly: expected a map of keys and values, got a list"},

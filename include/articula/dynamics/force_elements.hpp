@@ -12,6 +12,15 @@ namespace articula {
 void evaluateForceElements(const Model& model, Workspace& ws, double t, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& v);
 
+/// Generalised force of a joint limit at coordinate q and rate qd, with its partial derivatives.
+struct JointForce {
+  double tau = 0.0;
+  double dq = 0.0;   ///< d tau / d q
+  double dqd = 0.0;  ///< d tau / d qdot
+};
+JointForce jointLimitForce(const JointLimit& l, double q, double qd);
+JointForce jointFrictionForce(const JointFriction& f, double qd);
+
 /// True when some element acts on bodies (point springs, body loads) and so needs the world
 /// poses and velocities of updateVelocities; joint-level elements need only q and v.
 bool forceElementsNeedKinematics(const Model& model);

@@ -1,6 +1,7 @@
 // Analytic stiffness and damping matrices of the model's springs and dampers in joint
 // coordinates (seed 001 eq. (28)-(34)): K = -dQ/dq and C = -dQ/dv restricted to the linear
-// spring-dampers, with the second derivatives of the spring length neglected as in the seed.
+// spring-dampers, with the second derivatives of the spring length neglected as in the seed,
+// and the joint limits and joint friction (diagonal terms of their active state).
 // Other forces (loads, gravity, velocity products) contribute nothing: the tangent matrix of
 // the structural integrators is approximate by design.
 #pragma once
@@ -13,10 +14,12 @@ class SpringDamperTangent {
  public:
   explicit SpringDamperTangent(const Model& model);
 
-  /// True when the model has springs or dampers (K and C are zero otherwise).
+  /// True when the model has springs, dampers, limits or friction (K and C are zero otherwise).
   bool active() const { return active_; }
-  /// K and C (nv x nv, overwritten). Requires updatePositions for the state in ws. Never allocates.
-  void evaluate(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> K, Eigen::Ref<Eigen::MatrixXd> C);
+  /// K and C (nv x nv, overwritten) at the state (q, v). Requires updatePositions for q in ws.
+  /// Never allocates.
+  void evaluate(const Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::MatrixXd> K,
+                Eigen::Ref<Eigen::MatrixXd> C);
 
  private:
   const Model& model_;

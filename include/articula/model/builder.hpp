@@ -53,6 +53,20 @@ struct JointSpringSpec {
   SourceLocation where;
 };
 
+struct JointLimitSpec {
+  std::string name, joint;
+  int dof = 0;
+  double lower = 0.0, upper = 0.0, stiffness = 0.0, damping = 0.0;
+  SourceLocation where;
+};
+
+struct JointFrictionSpec {
+  std::string name, joint;
+  int dof = 0;
+  double force = 0.0, slipVelocity = 0.0;
+  SourceLocation where;
+};
+
 struct PointSpringSpec {
   std::string name, bodyA, bodyB;
   Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
@@ -95,11 +109,14 @@ class ModelBuilder {
   std::string name = "model";
   Vec3 gravity = Vec3(0.0, -9.81, 0.0);
   SourceLocation where;  ///< of the model as a whole (the file)
+  std::vector<std::string> warnings;  ///< copied into Model::warnings
 
   ModelBuilder& addBody(BodySpec spec);
   ModelBuilder& addJoint(JointSpec spec);
   ModelBuilder& addLoop(LoopSpec spec);
   ModelBuilder& addJointSpring(JointSpringSpec spec);
+  ModelBuilder& addJointLimit(JointLimitSpec spec);
+  ModelBuilder& addJointFriction(JointFrictionSpec spec);
   ModelBuilder& addPointSpring(PointSpringSpec spec);
   ModelBuilder& addBodyLoad(BodyLoadSpec spec);
   ModelBuilder& addJointLoad(JointLoadSpec spec);
@@ -114,6 +131,8 @@ class ModelBuilder {
   std::vector<JointSpec> joints_;
   std::vector<LoopSpec> loops_;
   std::vector<JointSpringSpec> jointSprings_;
+  std::vector<JointLimitSpec> jointLimits_;
+  std::vector<JointFrictionSpec> jointFrictions_;
   std::vector<PointSpringSpec> pointSprings_;
   std::vector<BodyLoadSpec> bodyLoads_;
   std::vector<JointLoadSpec> jointLoads_;

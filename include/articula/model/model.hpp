@@ -63,6 +63,26 @@ struct JointSpringDamper {
   double stiffness = 0.0, damping = 0.0, restPosition = 0.0;
 };
 
+/// End stops of one scalar joint coordinate: inside [lower, upper] nothing acts; beyond a bound a
+/// stiff spring-damper pushes back, tau = -k (q - bound) - c qdot, and never pulls (tau is clipped
+/// to the side that restores the range). A penalty stop, as URDF limits are usually simulated.
+struct JointLimit {
+  std::string name;
+  int joint = 0, dof = 0;
+  double lower = 0.0, upper = 0.0;
+  double stiffness = 0.0, damping = 0.0;
+};
+
+/// Coulomb friction on one scalar joint coordinate, regularised so that it is a smooth function of
+/// the rate: tau = -F tanh(qdot / v_s). Below the slip rate v_s it acts as a viscous damper of
+/// coefficient F / v_s, which is what an explicit step must resolve.
+struct JointFriction {
+  std::string name;
+  int joint = 0, dof = 0;
+  double force = 0.0;         ///< F: the Coulomb force or torque
+  double slipVelocity = 0.0;  ///< v_s > 0
+};
+
 /// Linear spring-damper along the line between a point on body A and a point on body B.
 struct PointSpringDamper {
   std::string name;
@@ -114,11 +134,16 @@ struct Model {
   std::vector<Joint> joints;
   std::vector<LoopConstraint> loops;
   std::vector<JointSpringDamper> jointSprings;
+  std::vector<JointLimit> jointLimits;
+  std::vector<JointFriction> jointFrictions;
   std::vector<PointSpringDamper> pointSprings;
   std::vector<BodyLoad> bodyLoads;
   std::vector<JointLoad> jointLoads;
   std::vector<PrescribedMotion> prescribed;
   std::vector<Marker> markers;
+  /// What the loader could map only approximately (e.g. a URDF mesh that was not found); the
+  /// command line prints them.
+  std::vector<std::string> warnings;
 
   int nq = 0;  ///< position coordinates
   int nv = 0;  ///< velocity coordinates (degrees of freedom of the tree)
