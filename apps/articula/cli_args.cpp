@@ -21,6 +21,11 @@ usage:
                                            its coupler as a massless rod (a distance constraint)
   articula generate rssr-bank --n N -o FILE.yaml
                                            write N RSSR loops on one crankshaft (spatial, N loops)
+  articula plot RESULTS --y LIST [--x COLUMN] [--log-y] [--title TEXT] [--width PX] [--height PX] -o FILE.svg
+                                           plot columns of RESULTS/results.csv (RESULTS: the output
+                                           directory of simulate, or its results.csv) as an SVG line plot
+  articula report RESULTS -o FILE.html     write a self-contained HTML report of the run in RESULTS:
+                                           summary, benchmark of the run, energy and constraint drift plots
   articula --help | --version
 
 simulate options:
@@ -54,7 +59,20 @@ simulate options:
   --resume               continue the run stopped in OUT from OUT/restart.bin (same model and
                          options); the results continue bit-for-bit as if it had never stopped
 
-exit status: 0 success, 1 the run failed (results up to the failure are kept), 2 bad command line or model
+plot options:
+  --y LIST               comma-separated columns to plot: column names (time, A.q, total_energy, ...,
+                         and the derived relative_energy_drift = (E(t) - E(0)) / |E(0)|), aliases
+                         (energy, constraint_error, q, v, markers) or prefixes up to a '.' or '_' (a
+                         joint or marker name: crank selects crank.q and crank.v); an item that
+                         selects nothing is an error listing the columns
+  --x COLUMN             the abscissa (default time)
+  --log-y                plot |value| on a log axis (errors, drifts); zeros lie on the bottom edge
+  --title TEXT           default: the model name from summary.json
+  --width PX, --height PX  image size (default 800 x 480, from 200 x 150); long series are thinned to
+                         the pixel columns, keeping each column's minimum and maximum
+  Values that are not finite (nan, inf) are left out with a warning naming the column and line.
+
+exit status: 0 success, 1 the run failed (results up to the failure are kept), 2 bad command line, model or results
 )";
 }
 
@@ -196,6 +214,43 @@ void parseGenerate(Args& args, Command& c) {
   if (c.outputFile.empty()) throw UsageError("generate " + kind + " needs -o FILE");
 }
 
+void parsePlotOrReport(Args& args, Command& c, const std::string& verb) {
+  const bool plot = c.kind == Command::Kind::Plot;
+  while (!args.done()) {
+    const std::string& a = args.next();
+    if (a == "-o" || a == "--output")
+      c.outputFile = args.value(a);
+    else if (plot && a == "--y") {
+      const std::string& list = args.value(a);
+      for (std::size_t start = 0;;) {
+        const std::size_t comma = list.find(',', start);
+        c.plot.y.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (c.plot.y.back().empty()) throw UsageError("option --y: empty column name in '" + list + "'");
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    } else if (plot && a == "--x")
+      c.plot.x = args.value(a);
+    else if (plot && a == "--log-y")
+      c.plot.logY = true;
+    else if (plot && a == "--title")
+      c.plot.title = args.value(a);
+    else if (plot && a == "--width")
+      c.plot.width = args.wholeNumber(a, 200, 20000);
+    else if (plot && a == "--height")
+      c.plot.height = args.wholeNumber(a, 150, 20000);
+    else if (!a.empty() && a[0] == '-')
+      throw UsageError("unknown option '" + a + "' for " + verb + " (see articula --help)");
+    else if (c.resultsPath.empty())
+      c.resultsPath = a;
+    else
+      throw UsageError("unexpected argument '" + a + "': " + verb + " takes one results directory");
+  }
+  if (c.resultsPath.empty()) throw UsageError(verb + " needs a results directory (or its results.csv)");
+  if (plot && c.plot.y.empty()) throw UsageError("plot needs --y COLUMN[,COLUMN...]");
+  if (c.outputFile.empty()) throw UsageError(verb + " needs -o FILE");
+}
+
 }  // namespace
 
 Command parse(const std::vector<std::string>& argv) {
@@ -218,8 +273,11 @@ Command parse(const std::vector<std::string>& argv) {
     if (!args.done()) throw UsageError("unexpected argument '" + args.next() + "'");
   } else if (verb == "generate") {
     parseGenerate(args, c);
+  } else if (verb == "plot" || verb == "report") {
+    c.kind = verb == "plot" ? Command::Kind::Plot : Command::Kind::Report;
+    parsePlotOrReport(args, c, verb);
   } else {
-    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, generate; see articula --help)");
+    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, generate, plot, report; see articula --help)");
   }
   return c;
 }

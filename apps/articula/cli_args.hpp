@@ -18,7 +18,7 @@ class UsageError : public std::runtime_error {
 };
 
 struct Command {
-  enum class Kind { Help, Version, Simulate, Info, Check, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank };
+  enum class Kind { Help, Version, Simulate, Info, Check, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report };
   Kind kind = Kind::Help;
   std::string modelPath;
   // simulate
@@ -34,6 +34,15 @@ struct Command {
   bool spatial = false;  ///< chain only
   bool rod = false;      ///< rssr only: the coupler as a distance constraint
   std::string outputFile;
+  // plot | report
+  std::string resultsPath;  ///< a results directory or its results.csv
+  struct PlotArgs {
+    std::vector<std::string> y;  ///< --y: columns, aliases or prefixes (results_columns.hpp)
+    std::string x = "time";
+    bool logY = false;
+    std::optional<std::string> title;  ///< default: the model name from summary.json
+    int width = 800, height = 480;
+  } plot;
 };
 
 /// Parses argv[1..]; throws UsageError.

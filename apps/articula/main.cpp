@@ -12,6 +12,7 @@
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "progress.hpp"
+#include "results_commands.hpp"
 
 using namespace articula;
 
@@ -121,6 +122,10 @@ int run(const cli::Command& c) {
       return writeGenerated(makeRssr(0.0, c.rod), c.outputFile);
     case cli::Command::Kind::GenerateRssrBank:
       return writeGenerated(makeRssrBank(c.links), c.outputFile);
+    case cli::Command::Kind::Plot:
+      return cli::plotCommand(c);
+    case cli::Command::Kind::Report:
+      return cli::reportCommand(c);
   }
   return 2;
 }

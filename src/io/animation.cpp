@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "animation_page.hpp"
+#include "articula/io/markup.hpp"
 #include "articula/io/summary_json.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
@@ -50,21 +51,6 @@ void appendVec(std::string& out, const Vec3& v) {
 std::string scriptString(const std::string& s) {
   std::string out;
   for (char c : jsonString(s)) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
-  return out;
-}
-
-std::string htmlEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
   return out;
 }
 
@@ -245,8 +231,8 @@ void AnimationWriter::restoreFrames(ArchiveReader& in) {
 }
 
 void AnimationWriter::write(const std::string& note) const {
-  const std::string title = htmlEscape(model_.name.empty() ? "untitled model" : model_.name);
-  const std::string banner = note.empty() ? "" : "<div id=\"note\" role=\"alert\">" + htmlEscape(note) + "</div>";
+  const std::string title = escapeMarkup(model_.name.empty() ? "untitled model" : model_.name);
+  const std::string banner = note.empty() ? "" : "<div id=\"note\" role=\"alert\">" + escapeMarkup(note) + "</div>";
   const std::string page = fillTemplate(animation_page::kTemplate, title, banner, pageData(model_, times_, poses_));
 
   const std::string tmp = path_ + ".tmp";

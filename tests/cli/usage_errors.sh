@@ -16,8 +16,11 @@ expected="handles open trees only"; expect_usage simulate "$root/models/four_bar
 expected="formulation 'hdca' is in ODE form"; expect_usage simulate "$root/models/pendulum.yaml" --formulation hdca --integrator newmark --out "$out/b" --quiet
 test ! -e "$out/b"
 expected="cannot open the model file"; expect_usage info "$out/missing.yaml"
-"$articula" --help | grep -q "articula simulate"
-"$articula" --help | grep -q "hdca (trees and closed loops)"
+# The help is read from a variable: under pipefail, `articula --help | grep -q` fails when grep
+# exits before articula has written all of it (SIGPIPE).
+help=$("$articula" --help)
+grep -q "articula simulate" <<< "$help"
+grep -q "hdca (trees and closed loops)" <<< "$help"
 "$articula" generate chain --n 8 --spatial -o "$out/chain8.yaml"
 "$articula" check "$out/chain8.yaml" | grep -q "8 bodies"
 "$articula" simulate "$out/chain8.yaml" --t-end 0.5 --out "$out/c" --quiet --no-html
@@ -31,7 +34,7 @@ expected="option --n needs a whole number from 1 to 100000"; expect_usage genera
 expected="unknown argument '--n' for generate rssr"; expect_usage generate rssr --n 3 -o "$out/x.yaml"
 expected="unknown model kind 'four-bar' for generate (valid: chain, n-four-bar, rssr, rssr-bank)"; expect_usage generate four-bar -o "$out/x.yaml"
 test ! -e "$out/x.yaml"
-"$articula" --help | grep -q "articula generate n-four-bar --n N -o FILE.yaml"
+grep -q "articula generate n-four-bar --n N -o FILE.yaml" <<< "$help"
 "$articula" generate n-four-bar --n 3 -o "$out/nfb3.yaml"
 "$articula" check "$out/nfb3.yaml" | grep -q "7 bodies, 7 tree degrees of freedom, 15 constraint equations"
 "$articula" generate n-four-bar --n 10 -o "$out/nfb10.yaml"

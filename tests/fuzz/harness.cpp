@@ -1,5 +1,6 @@
 #include "harness.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -76,6 +77,13 @@ void cliArgs(const std::uint8_t* data, std::size_t size) {
         violation("cli_args", "accepted a simulate command with an invalid time range or output interval");
       if (!(o.integratorOptions.dt > 0.0) || !std::isfinite(o.integratorOptions.dt))
         violation("cli_args", "accepted a non-positive or non-finite step");
+    }
+    if (c.kind == cli::Command::Kind::Plot || c.kind == cli::Command::Kind::Report) {
+      if (c.resultsPath.empty() || c.outputFile.empty()) violation("cli_args", "accepted plot or report without results or -o");
+      if (c.kind == cli::Command::Kind::Plot &&
+          (c.plot.y.empty() || std::any_of(c.plot.y.begin(), c.plot.y.end(), [](const std::string& y) { return y.empty(); })))
+        violation("cli_args", "accepted a plot with no or an empty --y item");
+      if (c.plot.width < 200 || c.plot.height < 150) violation("cli_args", "accepted a plot smaller than 200 x 150");
     }
   } catch (const cli::UsageError& e) {
     if (std::string(e.what()).empty()) violation("cli_args", "empty usage message");
