@@ -10,6 +10,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "articula/io/urdf_model.hpp"
 #include "yaml_format.hpp"
 #include "yaml_reader.hpp"
 #include "yaml_values.hpp"
@@ -186,13 +187,18 @@ ModelBuilder readModel(const YAML::Node& doc, const std::string& file) {
     throw ModelError(markLocation(file, doc.Mark()), "",
                      "the top level must be a map with keys such as 'bodies' and 'joints', got " + describe(doc));
   const Reader top(doc, file, "");
-  top.allowKeys({"name", "gravity", "bodies", "joints", "loops", "forces", "markers", "assembly"});
+  top.allowKeys({"name", "gravity", "ground", "bodies", "joints", "loops", "forces", "markers", "assembly"});
   if (!top.has("bodies")) top.fail("the model has no bodies: a 'bodies' list is required");
 
   ModelBuilder b;
   b.where = top.where();
   b.name = top.text("name", "model");
   b.gravity = top.vec3("gravity", Vec3(0.0, -9.81, 0.0));
+  if (top.has("ground")) {
+    const Reader ground = top.child("ground");
+    ground.allowKeys({"shape", "shapes"});
+    b.groundShapes = yaml::readShapes(ground);
+  }
   const AssemblyLocks locks = readAssembly(top);
   if (forEach(top, "bodies", "body", [&](const Reader& r) { readBody(b, r); }) == 0)
     top.fail(top.required("bodies"), "bodies: the list is empty; a model needs at least one body");
@@ -231,7 +237,7 @@ ModelBuilder loadModelBuilder(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw ModelError({path, 0, 0}, "", "cannot read the model file");
-  return parseModelYaml(text.str(), path);
+  return isUrdfPath(path) ? parseUrdf(text.str(), path) : parseModelYaml(text.str(), path);
 }
 
 Model loadModel(const std::string& path) { return loadModelBuilder(path).build(); }

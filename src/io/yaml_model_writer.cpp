@@ -110,25 +110,35 @@ void writeShape(std::ostream& out, const Shape& s) {
   out << '}';
 }
 
+// `shape: {...}` for one shape, a `shapes:` list for several, at the given indentation.
+void writeShapes(std::ostream& out, const std::vector<Shape>& shapes, const std::string& indent) {
+  if (shapes.size() == 1) {
+    out << indent << "shape: ";
+    writeShape(out, shapes.front());
+    out << '\n';
+    return;
+  }
+  if (shapes.empty()) return;
+  out << indent << "shapes:\n";
+  for (const Shape& s : shapes) {
+    out << indent << "  - ";
+    writeShape(out, s);
+    out << '\n';
+  }
+}
+
 void writeBodies(std::ostream& out, const Model& model) {
+  if (!model.bodies[0].shapes.empty()) {
+    out << "ground:\n";
+    writeShapes(out, model.bodies[0].shapes, "  ");
+  }
   out << "bodies:\n";
   for (int i = 1; i <= model.bodyCount(); ++i) {
     const Body& b = model.bodies[i];
     out << "  - name: " << Text{b.name} << "\n    mass: " << Num{b.mass} << "\n    com: " << Vec{b.com} << "\n    inertia: ";
     writeInertia(out, b.inertiaCom);
     out << '\n';
-    if (b.shapes.size() == 1) {
-      out << "    shape: ";
-      writeShape(out, b.shapes.front());
-      out << '\n';
-    } else if (!b.shapes.empty()) {
-      out << "    shapes:\n";
-      for (const Shape& s : b.shapes) {
-        out << "      - ";
-        writeShape(out, s);
-        out << '\n';
-      }
-    }
+    writeShapes(out, b.shapes, "    ");
   }
 }
 

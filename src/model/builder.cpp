@@ -14,6 +14,16 @@ Mat3 boxInertia(double mass, const Vec3& e) {
   return (mass / 12.0) * Vec3(s.y() + s.z(), s.x() + s.z(), s.x() + s.y()).asDiagonal().toDenseMatrix();
 }
 
+Mat3 frameWithZ(const Vec3& z) {
+  const Vec3 helper = std::abs(z.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  const Vec3 x = (helper - z * z.dot(helper)).normalized();
+  Mat3 R;
+  R.col(0) = x;
+  R.col(1) = z.cross(x);
+  R.col(2) = z;
+  return R;
+}
+
 Shape boxShape(const Vec3& edges, const Vec3& centre, const std::string& color) {
   Shape s;
   s.kind = Shape::Kind::Box;
@@ -71,17 +81,6 @@ Vec3 unitAxis(const Vec3& axis, const SourceLocation& where, const std::string& 
 
 bool isRotation(const Mat3& R) {
   return R.allFinite() && (R.transpose() * R - Mat3::Identity()).norm() < 1e-9 && R.determinant() > 0.0;
-}
-
-// Frame whose z axis is the given unit vector (x, y completed to a right-handed set).
-Mat3 frameWithZ(const Vec3& z) {
-  const Vec3 helper = std::abs(z.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
-  const Vec3 x = (helper - z * z.dot(helper)).normalized();
-  Mat3 R;
-  R.col(0) = x;
-  R.col(1) = z.cross(x);
-  R.col(2) = z;
-  return R;
 }
 
 void validateInertia(const BodySpec& b, const std::string& element) {
@@ -158,7 +157,7 @@ Model ModelBuilder::build() const {
   }
 
   // Breadth-first order from the ground: parents before children, siblings in file order.
-  model.bodies.push_back(Body{"ground", 0.0, Vec3::Zero(), Mat3::Zero(), SpatialInertia(), {}});
+  model.bodies.push_back(Body{"ground", 0.0, Vec3::Zero(), Mat3::Zero(), SpatialInertia(), groundShapes});
   model.joints.push_back(Joint{"", JointType::Fixed, -1, 0, Transform(), Vec3::UnitZ(), Vec3::UnitY(), 0, 0, 0, 0});
   std::map<std::string, int> index{{"ground", 0}, {"world", 0}};
   std::map<std::string, std::vector<const JointSpec*>> childJoints;  // parent name ("ground" for both spellings)

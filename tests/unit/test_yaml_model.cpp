@@ -86,7 +86,7 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
   EXPECT_EQ(a.name, b.name);
   EXPECT_TRUE(near(a.gravity, b.gravity, tol));
   ASSERT_EQ(a.bodies.size(), b.bodies.size());
-  for (std::size_t i = 1; i < a.bodies.size(); ++i) {
+  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
     const Body &x = a.bodies[i], &y = b.bodies[i];
     SCOPED_TRACE("body " + x.name);
     EXPECT_EQ(x.name, y.name);
@@ -253,6 +253,7 @@ Model richModel() {
   ModelBuilder b;
   b.name = "rich: \"every\" element # all";
   b.gravity = Vec3(0.1, -9.8, 0.2);
+  b.groundShapes = {shape(Shape::Kind::Box, Vec3(0, 0, 0.5), "#808080"), shape(Shape::Kind::Sphere, Vec3::Zero(), "")};
   Mat3 full;
   full << 1.0, 0.1, -0.05, 0.1, 1.2, 0.02, -0.05, 0.02, 0.9;
   const Mat3 diag = Vec3(0.02, 0.03, 0.04).asDiagonal();
@@ -628,6 +629,8 @@ TEST(YamlModelSyntax, WrongNodeKindsAreModelErrors) {
       {"assembly: {lock: j}", "assembly: lock: expected a list of joint names, got 'j'"},
       {"name: [a]", "name: expected a text value, got a list"},
       {"gravity: [0, -9.81]", "gravity: expected 3 numbers, got 2"},
+      {"ground: {shape: {type: cube}}", "ground: shape: unknown shape type 'cube'"},
+      {"ground: {mass: 1}", "ground: unknown key 'mass'"},
   };
   for (const auto& [tail, expected] : cases) {
     const ModelError e = parseError(head + tail + "\n");

@@ -11,7 +11,8 @@ namespace articula {
 /// Parses a model description; fileLabel names the source in error messages.
 /// Throws ModelError with file, line and column for every syntactic problem.
 ModelBuilder parseModelYaml(const std::string& text, const std::string& fileLabel);
-/// Reads and parses a file (a missing or unreadable file is a ModelError naming it).
+/// Reads and parses a model file: the YAML format, or URDF when the extension is .urdf
+/// (io/urdf_model.hpp). A missing or unreadable file is a ModelError naming it.
 ModelBuilder loadModelBuilder(const std::string& path);
 /// loadModelBuilder(path).build(): parsed and validated.
 Model loadModel(const std::string& path);

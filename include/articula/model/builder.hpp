@@ -110,6 +110,7 @@ class ModelBuilder {
   Vec3 gravity = Vec3(0.0, -9.81, 0.0);
   SourceLocation where;  ///< of the model as a whole (the file)
   std::vector<std::string> warnings;  ///< copied into Model::warnings
+  std::vector<Shape> groundShapes;    ///< drawn fixed in the world (a robot's base), bodies[0].shapes
 
   ModelBuilder& addBody(BodySpec spec);
   ModelBuilder& addJoint(JointSpec spec);
@@ -145,6 +146,10 @@ bool isGroundName(std::string_view name);
 
 /// Inertia tensor about the centre of mass of a uniform solid box with edges (a, b, c).
 Mat3 boxInertia(double mass, const Vec3& edges);
+
+/// Axes of a frame whose z axis is the unit vector z (x and y completed to a right-handed set;
+/// the identity for z = e_z).
+Mat3 frameWithZ(const Vec3& z);
 
 /// A box shape with edges `edges` centred at `centre` in the body frame; `color` "#rrggbb" or empty.
 Shape boxShape(const Vec3& edges, const Vec3& centre, const std::string& color);

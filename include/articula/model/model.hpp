@@ -34,7 +34,7 @@ struct Body {
   Vec3 com = Vec3::Zero();            ///< centre of mass in the body frame
   Mat3 inertiaCom = Mat3::Zero();     ///< inertia tensor about the centre of mass, body axes
   SpatialInertia inertia;             ///< spatial inertia about the body-frame origin
-  std::vector<Shape> shapes;          ///< what viewers draw; may be empty
+  std::vector<Shape> shapes;          ///< what viewers draw; may be empty (the ground's: fixed scenery)
 };
 
 /// Loop-closure (cut-joint) constraint between a frame on body A and one on body B.

@@ -1,0 +1,67 @@
+#include "urdf_document.hpp"
+
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <mutex>
+
+namespace articula::urdf_io {
+
+namespace {
+
+// Collects urdfdom's error and warning messages while it parses. console_bridge's handler is
+// global, so parses are serialised.
+class MessageCollector final : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_WARN && firstError.empty()) firstError = text;
+  }
+  std::string firstError;
+};
+
+std::mutex parserMutex;
+
+void indexElements(const TiXmlElement* robot, UrdfDocument& doc) {
+  for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const char* name = e->Attribute("name");
+    if (!name) continue;
+    if (e->ValueStr() == "link") doc.linkLines.emplace(name, e->Row());
+    if (e->ValueStr() == "joint") doc.jointLines.emplace(name, e->Row());
+  }
+}
+
+}  // namespace
+
+SourceLocation UrdfDocument::at(const std::map<std::string, int>& lines, const std::string& name) const {
+  const auto it = lines.find(name);
+  return {file, it == lines.end() ? 0 : it->second, 0};
+}
+
+UrdfDocument parseUrdfDocument(const std::string& xml, const std::string& fileLabel) {
+  UrdfDocument doc;
+  doc.file = fileLabel;
+  TiXmlDocument xmlDoc;
+  xmlDoc.Parse(xml.c_str());
+  if (xmlDoc.Error())
+    throw ModelError({fileLabel, xmlDoc.ErrorRow(), xmlDoc.ErrorCol()}, "", std::string("malformed XML: ") + xmlDoc.ErrorDesc());
+  const TiXmlElement* robot = xmlDoc.FirstChildElement("robot");
+  if (!robot) throw ModelError({fileLabel, 0, 0}, "", "not a URDF file: no <robot> element");
+  indexElements(robot, doc);
+
+  std::lock_guard<std::mutex> lock(parserMutex);
+  MessageCollector messages;
+  console_bridge::useOutputHandler(&messages);
+  try {
+    doc.robot = urdf::parseURDF(xml);
+  } catch (const std::exception& e) {  // urdfdom throws on some malformed numbers
+    if (messages.firstError.empty()) messages.firstError = e.what();
+  }
+  console_bridge::restorePreviousOutputHandler();
+  if (!doc.robot)
+    throw ModelError({fileLabel, 0, 0}, "", "not a valid URDF robot: " +
+                                                (messages.firstError.empty() ? std::string("urdfdom gave no reason") : messages.firstError));
+  return doc;
+}
+
+}  // namespace articula::urdf_io
