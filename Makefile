@@ -57,22 +57,23 @@ test-browser: demo
 	cd tests/browser && npm install --no-audit --no-fund
 	node tests/browser/check_animation.mjs out/animation.html out/animation.png
 
-# Benchmarks are built without assertions (like the peers' Debian release builds).
+# Benchmarks are built without assertions (like the peers' Debian release builds) and without the
+# Python module, whose position-independent code would change the timings.
 BENCH_KERNELS = bench_dynamics bench_semi_recursive bench_force_derivatives bench_coordinate_partitioning bench_divide_and_conquer
 bench: deps
-	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS) --target $(BENCH_KERNELS)
 	for b in $(BENCH_KERNELS); do $(BUILD)-bench/bin/$$b --benchmark_repetitions=5 --benchmark_report_aggregates_only=true; done
 
 # Formulation x integrator whole runs on the closed-loop models (docs/benchmarks.md, seed 001 Tables 4-7).
 bench-table: deps
-	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS) --target formulation_table
 	$(BUILD)-bench/bin/formulation_table
 
 # Seed 000's single-precision study: HDCA in float and double, explicit Euler (docs/benchmarks.md).
 bench-precision: deps
-	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS) --target precision_study
 	$(BUILD)-bench/bin/precision_study
 

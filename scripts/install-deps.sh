@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libsuitesparse-dev liburdfdom-dev libtinyxml-dev "$@")
+packages=(build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libsuitesparse-dev liburdfdom-dev libtinyxml-dev pybind11-dev python3-dev python3-numpy python3-pytest "$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "articula/simulate/option_names.hpp"
+
 namespace articula::cli {
 
 std::string usage() {
@@ -114,6 +116,17 @@ class Args {
   std::size_t i_ = 0;
 };
 
+// The core's option-name parsers (simulate/option_names.hpp) throw articula::Error; on the
+// command line a bad name is a usage error.
+template <class Parse>
+auto asUsageError(Parse parse) {
+  try {
+    return parse();
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
 void parseSimulate(Args& args, Command& c) {
   while (!args.done()) {
     const std::string& a = args.next();
@@ -127,15 +140,10 @@ void parseSimulate(Args& args, Command& c) {
       c.options.basicParameter = args.number(a);
     else if (a == "--penalty")
       c.options.augmentedLagrangian.penalty = args.positive(a);
-    else if (a == "--tangent") {
-      const std::string& k = args.value(a);
-      if (k == "analytic")
-        c.options.augmentedLagrangian.finiteDifferenceTangent = false;
-      else if (k == "finite-difference")
-        c.options.augmentedLagrangian.finiteDifferenceTangent = true;
-      else
-        throw UsageError("unknown tangent '" + k + "' (valid: analytic, finite-difference)");
-    } else if (a == "--threads") {
+    else if (a == "--tangent")
+      c.options.augmentedLagrangian.finiteDifferenceTangent =
+          asUsageError([&] { return finiteDifferenceTangentFromName(args.value(a)); });
+    else if (a == "--threads") {
       c.options.augmentedLagrangian.derivatives.threads = args.wholeNumber(a, 1, 1024);
     } else if (a == "--rtol")
       c.options.integratorOptions.rtol = args.positive(a);
@@ -145,17 +153,9 @@ void parseSimulate(Args& args, Command& c) {
       c.options.tEnd = args.positive(a);
     else if (a == "--output-dt")
       c.options.outputInterval = args.positive(a);
-    else if (a == "--stabilization") {
-      const std::string& s = args.value(a);
-      if (s == "projection")
-        c.options.stabilization = Stabilization::Projection;
-      else if (s == "baumgarte")
-        c.options.stabilization = Stabilization::Baumgarte;
-      else if (s == "none")
-        c.options.stabilization = Stabilization::None;
-      else
-        throw UsageError("unknown stabilization '" + s + "' (valid: projection, baumgarte, none)");
-    } else if (a == "--no-assemble")
+    else if (a == "--stabilization")
+      c.options.stabilization = asUsageError([&] { return stabilizationFromName(args.value(a)); });
+    else if (a == "--no-assemble")
       c.options.assemble = false;
     else if (a == "--out")
       c.outDir = args.value(a);

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "articula/simulate/option_names.hpp"
+
 namespace articula {
 
 std::string jsonString(const std::string& s) {
@@ -38,15 +40,6 @@ std::string jsonNumber(double x) {
   s << x;
   return s.str();
 }
-
-const char* stabilizationName(Stabilization s) {
-  switch (s) {
-    case Stabilization::None: return "none";
-    case Stabilization::Baumgarte: return "baumgarte";
-    case Stabilization::Projection: return "projection";
-  }
-  return "?";
-}
 }  // namespace
 
 void writeSummaryJson(const std::string& path, const Model& model, const std::string& modelPath,
@@ -60,7 +53,7 @@ void writeSummaryJson(const std::string& path, const Model& model, const std::st
     << ", \"constraint_equations\": " << model.constraintCount() << "},\n"
     << "  \"formulation\": " << jsonString(r.formulation) << ",\n"
     << "  \"integrator\": " << jsonString(r.integrator) << ",\n"
-    << "  \"stabilization\": " << jsonString(stabilizationName(o.stabilization)) << ",\n"
+    << "  \"stabilization\": " << jsonString(std::string(stabilizationName(o.stabilization))) << ",\n"
     << "  \"dt\": " << jsonNumber(o.integratorOptions.dt) << ",\n"
     << "  \"rtol\": " << jsonNumber(o.integratorOptions.rtol) << ",\n"
     << "  \"atol\": " << jsonNumber(o.integratorOptions.atol) << ",\n"

@@ -242,11 +242,22 @@ double loadRestart(const SimulationOptions& options, RunState& run, SimulationRe
   return wall;
 }
 
+// The time range, the sampling and the restart-file interval.
+void checkTimes(const SimulationOptions& options) {
+  if (!std::isfinite(options.tStart) || !std::isfinite(options.tEnd))
+    throw Error("the start and end times must be finite");
+  if (!(options.tEnd > options.tStart)) throw Error("the end time must be after the start time");
+  if (!(options.outputInterval > 0.0)) throw Error("the output interval must be positive");
+  if (!options.checkpointPath.empty() && !(options.checkpointInterval >= 0.0))
+    throw Error("the checkpoint interval must not be negative");
+}
+
 }  // namespace
 
 void checkRestartFile(const SimulationOptions& options) { openRestart(options); }
 
 void checkRunOptions(const Model& model, const SimulationOptions& options) {
+  checkTimes(options);
   makeRunIntegrator(options, makeRunSetup(model, options));
 }
 
@@ -263,10 +274,7 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
   RunState run;
   double t = options.tStart;
   try {
-    if (!(options.tEnd > options.tStart)) throw Error("the end time must be after the start time");
-    if (!(options.outputInterval > 0.0)) throw Error("the output interval must be positive");
-    if (!options.checkpointPath.empty() && !(options.checkpointInterval >= 0.0))
-      throw Error("the checkpoint interval must not be negative");
+    checkTimes(options);
     const RunSetup setup = makeRunSetup(model, options);
     const bool structural = setup.structural;
     result.formulation = setup.formulation;

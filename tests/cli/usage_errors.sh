@@ -12,6 +12,10 @@ expect_usage() {
 expected="unknown command 'simulat'"; expect_usage simulat x.yaml
 expected="--dt: 'fast' is not a number"; expect_usage simulate "$root/models/pendulum.yaml" --dt fast
 expected="unknown integrator 'rk5'"; expect_usage simulate "$root/models/pendulum.yaml" --integrator rk5 --out "$out/a" --quiet
+# Option names parsed by the core (simulate/option_names) are usage errors on the command line.
+expected="unknown stabilization 'weak' (valid: projection, baumgarte, none)"; expect_usage simulate "$root/models/pendulum.yaml" --stabilization weak
+echo "$msg" | grep -qF "(see articula --help)" || { echo "'--stabilization weak' is not a usage error"; exit 1; }
+expected="unknown tangent 'exact' (valid: analytic, finite-difference)"; expect_usage simulate "$root/models/pendulum.yaml" --tangent exact
 expected="handles open trees only"; expect_usage simulate "$root/models/four_bar.yaml" --formulation aba --out "$out/b" --quiet
 expected="formulation 'hdca' is in ODE form"; expect_usage simulate "$root/models/pendulum.yaml" --formulation hdca --integrator newmark --out "$out/b" --quiet
 test ! -e "$out/b"

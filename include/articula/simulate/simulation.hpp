@@ -97,8 +97,9 @@ struct SimulationResult {
 SimulationResult simulate(const Model& model, const SimulationOptions& options, const std::vector<SampleSink*>& sinks,
                           const std::function<void(double)>& progress = {});
 
-/// Throws articula::Error when the formulation, integrator or their options do not fit each
-/// other or the model (the message says what to change): the checks simulate() makes first.
+/// Throws articula::Error when the time range or output interval is invalid, or the formulation,
+/// integrator or their options do not fit each other or the model (the message says what to
+/// change): the checks simulate() makes first.
 void checkRunOptions(const Model& model, const SimulationOptions& options);
 
 /// Throws articula::Error unless options.resumeFrom is a readable restart file made for
