@@ -47,7 +47,7 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	@scripts/install-deps.sh clang libclang-rt-14-dev
 	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_FUZZ=ON
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_model_yaml fuzz_cli_args
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_model_yaml fuzz_model_urdf fuzz_cli_args
 	scripts/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # The animation in headless Chromium (Debian chromium + playwright-core from npm): it loads

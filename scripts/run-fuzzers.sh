@@ -8,9 +8,10 @@ build=$(cd "$1" && pwd); seconds=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 declare -A seeds=(
   [model_yaml]="$root/tests/fuzz/model_yaml $root/models $root/tests/models/bad"
+  [model_urdf]="$root/tests/fuzz/model_urdf $root/models"
   [cli_args]="$root/tests/fuzz/cli_args"
 )
-for target in model_yaml cli_args; do
+for target in model_yaml model_urdf cli_args; do
   found="$build/found-$target"
   mkdir -p "$found"
   fuzzer="$build/bin/fuzz_$target"

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 #include "articula/simulate/option_names.hpp"
 
@@ -11,9 +12,12 @@ std::string usage() {
   return R"(articula - multibody dynamics
 
 usage:
-  articula simulate MODEL.yaml [options]   simulate and write OUT/results.csv, OUT/summary.json, OUT/animation.html
-  articula info MODEL.yaml                 bodies, joints, degrees of freedom, loops, force elements
-  articula check MODEL.yaml                validate the model (exit 0 when valid)
+  articula simulate MODEL [options]        simulate and write OUT/results.csv, OUT/summary.json, OUT/animation.html
+  articula info MODEL                      bodies, joints, degrees of freedom, loops, force elements
+  articula check MODEL                     validate the model (exit 0 when valid)
+  articula convert MODEL -o FILE.yaml      write MODEL (a URDF robot, or a YAML model) in the YAML format
+                                           MODEL: a YAML model (docs/model-format.md) or a URDF robot
+                                           (*.urdf; the mapping is in docs/model-format.md)
   articula generate chain --n N [--spatial] -o FILE.yaml
                                            write the N-link pendulum chain benchmark model
   articula generate n-four-bar --n N -o FILE.yaml
@@ -76,6 +80,24 @@ plot options:
 
 exit status: 0 success, 1 the run failed (results up to the failure are kept), 2 bad command line, model or results
 )";
+}
+
+std::string usage(const std::string& command) {
+  if (command.empty()) return usage();
+  // The command's lines of the usage section (its synopsis and their indented continuations),
+  // then its "COMMAND options:" block, cut from the one help text.
+  std::istringstream text(usage());
+  std::string line, synopsis, options;
+  bool inSynopsis = false, inOptions = false;
+  const std::string head = "  articula " + command + " ";
+  while (std::getline(text, line)) {
+    if (line.rfind("  articula ", 0) == 0) inSynopsis = line.rfind(head, 0) == 0;
+    else if (line.rfind("   ", 0) != 0) inSynopsis = false;
+    if (line.empty() || (line.back() == ':' && line[0] != ' ')) inOptions = line == command + " options:";
+    if (inSynopsis) synopsis += line + "\n";
+    if (inOptions) options += line + "\n";
+  }
+  return "usage:\n" + synopsis + (options.empty() ? "" : "\n" + options) + "\nsee articula --help for every command\n";
 }
 
 namespace {
@@ -263,9 +285,32 @@ Command parse(const std::vector<std::string>& argv) {
     c.kind = Command::Kind::Version;
     return c;
   }
+  // `articula COMMAND --help` (anywhere after the command): that command's part of the help.
+  for (const std::string& a : argv)
+    if (a == "--help" || a == "-h") {
+      c.helpTopic = verb;
+      if (usage(verb).find("articula " + verb) == std::string::npos)
+        throw UsageError("unknown command '" + verb + "' (see articula --help)");
+      return c;
+    }
   if (verb == "simulate") {
     c.kind = Command::Kind::Simulate;
     parseSimulate(args, c);
+  } else if (verb == "convert") {
+    c.kind = Command::Kind::Convert;
+    while (!args.done()) {
+      const std::string& a = args.next();
+      if (a == "-o" || a == "--output")
+        c.outputFile = args.value(a);
+      else if (!a.empty() && a[0] == '-')
+        throw UsageError("unknown option '" + a + "' for convert (see articula --help)");
+      else if (c.modelPath.empty())
+        c.modelPath = a;
+      else
+        throw UsageError("unexpected argument '" + a + "': convert takes one model file");
+    }
+    if (c.modelPath.empty()) throw UsageError("convert needs a model file");
+    if (c.outputFile.empty()) throw UsageError("convert needs -o FILE.yaml");
   } else if (verb == "info" || verb == "check") {
     c.kind = verb == "info" ? Command::Kind::Info : Command::Kind::Check;
     if (args.done()) throw UsageError(verb + " needs a model file");
@@ -277,7 +322,7 @@ Command parse(const std::vector<std::string>& argv) {
     c.kind = verb == "plot" ? Command::Kind::Plot : Command::Kind::Report;
     parsePlotOrReport(args, c, verb);
   } else {
-    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, generate, plot, report; see articula --help)");
+    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, convert, generate, plot, report; see articula --help)");
   }
   return c;
 }

@@ -18,8 +18,9 @@ class UsageError : public std::runtime_error {
 };
 
 struct Command {
-  enum class Kind { Help, Version, Simulate, Info, Check, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report };
+  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report };
   Kind kind = Kind::Help;
+  std::string helpTopic;  ///< help: the command whose help was asked for (empty: all)
   std::string modelPath;
   // simulate
   SimulationOptions options;
@@ -50,5 +51,7 @@ Command parse(const std::vector<std::string>& args);
 
 /// The --help text.
 std::string usage();
+/// The help of one command (`articula COMMAND --help`): its synopsis and its options.
+std::string usage(const std::string& command);
 
 }  // namespace articula::cli

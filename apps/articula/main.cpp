@@ -36,8 +36,15 @@ std::string fileBytes(const std::string& path) {
   return s.str();
 }
 
+// The model, with what the loader could map only approximately said on stderr.
+Model loadReported(const std::string& path) {
+  Model model = loadModel(path);
+  for (const std::string& w : model.warnings) std::cerr << "articula: warning: " << path << ": " << w << "\n";
+  return model;
+}
+
 int simulateCommand(const cli::Command& c) {
-  const Model model = loadModel(c.modelPath);
+  const Model model = loadReported(c.modelPath);
   SimulationOptions options = c.options;
   const std::string restartPath = c.outDir + "/restart.bin";
   if (c.checkpointSeconds) {
@@ -85,8 +92,8 @@ int simulateCommand(const cli::Command& c) {
   return 0;
 }
 
-// `articula generate`: the model in the YAML format.
-int writeGenerated(const Model& model, const std::string& path) {
+// `articula generate` and `convert`: the model in the YAML format.
+int writeYamlModel(const Model& model, const std::string& path) {
   std::ofstream out(path);
   writeModelYaml(model, out);
   out.flush();
@@ -97,7 +104,7 @@ int writeGenerated(const Model& model, const std::string& path) {
 int run(const cli::Command& c) {
   switch (c.kind) {
     case cli::Command::Kind::Help:
-      std::cout << cli::usage();
+      std::cout << cli::usage(c.helpTopic);
       return 0;
     case cli::Command::Kind::Version:
       std::cout << "articula 0.1.0\n";
@@ -105,23 +112,25 @@ int run(const cli::Command& c) {
     case cli::Command::Kind::Simulate:
       return simulateCommand(c);
     case cli::Command::Kind::Info:
-      cli::printModelInfo(std::cout, loadModel(c.modelPath));
+      cli::printModelInfo(std::cout, loadReported(c.modelPath));
       return 0;
     case cli::Command::Kind::Check: {
-      const Model model = loadModel(c.modelPath);
+      const Model model = loadReported(c.modelPath);
       cli::checkAssembly(model);
       std::cout << c.modelPath << ": ok (" << model.bodyCount() << " bodies, " << model.nv << " tree degrees of freedom, "
                 << model.constraintCount() << " constraint equations)\n";
       return 0;
     }
+    case cli::Command::Kind::Convert:
+      return writeYamlModel(loadReported(c.modelPath), c.outputFile);
     case cli::Command::Kind::GenerateChain:
-      return writeGenerated(makeChain(c.links, c.spatial), c.outputFile);
+      return writeYamlModel(makeChain(c.links, c.spatial), c.outputFile);
     case cli::Command::Kind::GenerateNFourBar:
-      return writeGenerated(makeNFourBar(c.links), c.outputFile);
+      return writeYamlModel(makeNFourBar(c.links), c.outputFile);
     case cli::Command::Kind::GenerateRssr:
-      return writeGenerated(makeRssr(0.0, c.rod), c.outputFile);
+      return writeYamlModel(makeRssr(0.0, c.rod), c.outputFile);
     case cli::Command::Kind::GenerateRssrBank:
-      return writeGenerated(makeRssrBank(c.links), c.outputFile);
+      return writeYamlModel(makeRssrBank(c.links), c.outputFile);
     case cli::Command::Kind::Plot:
       return cli::plotCommand(c);
     case cli::Command::Kind::Report:

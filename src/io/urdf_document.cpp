@@ -4,6 +4,7 @@
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <algorithm>
 #include <mutex>
 
 namespace articula::urdf_io {
@@ -58,9 +59,11 @@ UrdfDocument parseUrdfDocument(const std::string& xml, const std::string& fileLa
     if (messages.firstError.empty()) messages.firstError = e.what();
   }
   console_bridge::restorePreviousOutputHandler();
-  if (!doc.robot)
-    throw ModelError({fileLabel, 0, 0}, "", "not a valid URDF robot: " +
-                                                (messages.firstError.empty() ? std::string("urdfdom gave no reason") : messages.firstError));
+  if (!doc.robot) {
+    std::string reason = messages.firstError.empty() ? std::string("urdfdom gave no reason") : messages.firstError;
+    std::replace(reason.begin(), reason.end(), '\n', ' ');  // one line, as every ModelError
+    throw ModelError({fileLabel, 0, 0}, "", "not a valid URDF robot: " + reason);
+  }
   return doc;
 }
 

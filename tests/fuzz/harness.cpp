@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <exception>
 
+#include "articula/io/urdf_model.hpp"
 #include "articula/io/yaml_model.hpp"
 #include "cli_args.hpp"
 
@@ -51,20 +52,29 @@ std::vector<std::string> splitArguments(const std::string& text) {
   return args;
 }
 
-void modelYaml(const std::uint8_t* data, std::size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
+// The shared contract of the model loaders: one ModelError, one line, naming `file`, at a line
+// inside the input (0: the file as a whole); an accepted model holds only finite numbers.
+template <class Parse>
+void modelLoader(const char* target, const std::string& file, const std::string& text, Parse parse) {
   try {
-    const Model model = parseModelYaml(text, "fuzz.yaml").build();
-    if (!finite(model)) violation("model_yaml", "an accepted model holds a non-finite number");
+    const Model model = parse(text, file).build();
+    if (!finite(model)) violation(target, "an accepted model holds a non-finite number");
   } catch (const ModelError& e) {
     const std::string msg = e.what();
-    if (msg.empty() || msg.find('\n') != std::string::npos) violation("model_yaml", "the message is not one line: " + msg);
-    if (e.where().file != "fuzz.yaml") violation("model_yaml", "the error does not name the file: " + msg);
-    // Line 0 means "the file as a whole"; a line must lie inside the input (or just past its end).
-    if (e.where().line < 0 || e.where().line > lineCount(text) + 1) violation("model_yaml", "line out of range: " + msg);
+    if (msg.empty() || msg.find('\n') != std::string::npos) violation(target, "the message is not one line: " + msg);
+    if (e.where().file != file) violation(target, "the error does not name the file: " + msg);
+    if (e.where().line < 0 || e.where().line > lineCount(text) + 1) violation(target, "line out of range: " + msg);
   } catch (const std::exception& e) {
-    violation("model_yaml", std::string("an exception other than ModelError: ") + e.what());
+    violation(target, std::string("an exception other than ModelError: ") + e.what());
   }
+}
+
+void modelYaml(const std::uint8_t* data, std::size_t size) {
+  modelLoader("model_yaml", "fuzz.yaml", std::string(reinterpret_cast<const char*>(data), size), parseModelYaml);
+}
+
+void modelUrdf(const std::uint8_t* data, std::size_t size) {
+  modelLoader("model_urdf", "fuzz.urdf", std::string(reinterpret_cast<const char*>(data), size), parseUrdf);
 }
 
 void cliArgs(const std::uint8_t* data, std::size_t size) {

@@ -18,6 +18,9 @@ namespace articula::fuzz {
 /// ModelError with a location inside the input, and an accepted model only finite numbers.
 void modelYaml(const std::uint8_t* data, std::size_t size);
 
+/// The URDF importer (urdfdom and the mapping), under the same contract as the YAML loader.
+void modelUrdf(const std::uint8_t* data, std::size_t size);
+
 /// The command-line parser: the input is split at newlines into arguments; a bad
 /// command line must give a UsageError, a good one a command with sane options.
 void cliArgs(const std::uint8_t* data, std::size_t size);

@@ -52,6 +52,10 @@ TEST(FuzzCorpus, ModelYamlInputsKeepTheLoaderContract) {
   EXPECT_GE(n, 40);  // the corpus is there: seeds, shipped models and malformed files
 }
 
+TEST(FuzzCorpus, ModelUrdfInputsKeepTheLoaderContract) {
+  EXPECT_GE(runAll({kRoot + "/tests/fuzz/model_urdf", kRoot + "/models"}, articula::fuzz::modelUrdf), 20);
+}
+
 TEST(FuzzCorpus, CommandLinesKeepTheParserContract) {
   EXPECT_GE(runAll({kRoot + "/tests/fuzz/cli_args"}, articula::fuzz::cliArgs), 8);
 }

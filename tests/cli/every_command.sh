@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Every command that `articula --help` lists runs here once on a real input, and answers
+# `articula COMMAND --help` with its own synopsis. A command added to the help without a case
+# below fails this test.
+set -euo pipefail
+articula=$1; root=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+help=$("$articula" --help)
+commands=$(printf '%s\n' "$help" | sed -n 's/^  articula \([a-z][a-z-]*\) .*/\1/p' | sort -u)
+[ -n "$commands" ] || { echo "no commands found in --help"; exit 1; }
+
+run() {  # run COMMAND: one real use of the command, with a check of what it did
+  case "$1" in
+    simulate) "$articula" simulate "$root/models/pendulum.yaml" --t-end 0.2 --out "$out/sim" --quiet
+              test -s "$out/sim/results.csv" && test -s "$out/sim/summary.json" && test -s "$out/sim/animation.html" ;;
+    info)     "$articula" info "$root/models/four_bar.yaml" | grep -q 'constraint rank' ;;
+    check)    "$articula" check "$root/models/four_bar.yaml" | grep -q ': ok (' ;;
+    convert)  "$articula" convert "$root/models/arm6.urdf" -o "$out/arm6.yaml" && "$articula" check "$out/arm6.yaml" > /dev/null ;;
+    generate) for kind in "chain --n 3 --spatial" "n-four-bar --n 2" "rssr --rod" "rssr-bank --n 2"; do
+                # shellcheck disable=SC2086
+                "$articula" generate $kind -o "$out/g.yaml" && "$articula" check "$out/g.yaml" > /dev/null
+              done ;;
+    plot)     "$articula" plot "$out/sim" --y energy -o "$out/e.svg" && grep -q '</svg>' "$out/e.svg" ;;
+    report)   "$articula" report "$out/sim" -o "$out/r.html" && grep -q '</html>' "$out/r.html" ;;
+    *)        echo "command '$1' is in --help but has no case in $0"; return 1 ;;
+  esac
+}
+
+# simulate first: plot and report read its results.
+for c in simulate $(printf '%s\n' "$commands" | grep -vx simulate); do
+  run "$c" || { echo "articula $c failed"; exit 1; }
+  "$articula" "$c" --help > "$out/help" || { echo "articula $c --help failed"; exit 1; }
+  grep -q "^  articula $c " "$out/help" || { echo "articula $c --help does not show its synopsis"; cat "$out/help"; exit 1; }
+  echo "$c ok"
+done
