@@ -92,6 +92,8 @@ void bindModelClass(py::module_& m) {
                              "Initial positions as given in the model (before assembly), (nq,), m or rad.")
       .def_property_readonly("v0", [](const ModelHandle& h) { return toArray(h.model.v0); },
                              "Initial velocities as given in the model, (nv,), m/s or rad/s.")
+      .def_property_readonly("warnings", [](const ModelHandle& h) { return h.model.warnings; },
+                             "What the loader could map only approximately (e.g. a URDF mesh that was not found).")
       .def(
           "info",
           [](const ModelHandle& h) {
@@ -146,8 +148,9 @@ void bindModel(py::module_& m) {
   m.def(
       "load_model", [](const std::filesystem::path& path) { return handleOf(loadModel(path.string())); },
       py::arg("path"),
-      "Reads and validates a model file in Articula's YAML format (docs/model-format.md). Raises ModelError "
-      "naming the file, line, column and element of the first problem, or the file that cannot be read.");
+      "Reads and validates a model file: Articula's YAML format (docs/model-format.md), or a URDF robot when the "
+      "name ends in .urdf (the mapping is in the same document). Raises ModelError naming the file, line, "
+      "column and element of the first problem, or the file that cannot be read.");
   m.def(
       "model_from_yaml_string",
       [](const std::string& text, const std::string& label) { return handleOf(parseModelYaml(text, label).build()); },

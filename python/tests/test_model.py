@@ -84,3 +84,19 @@ joints:
 def test_model_is_not_constructible_from_python():
     with pytest.raises(TypeError):
         articula.Model()
+
+
+def test_urdf_robot_loads_like_its_yaml_conversion(models_dir):
+    arm = articula.load_model(models_dir / "arm6.urdf")
+    assert (arm.name, arm.nq, arm.nv, arm.body_count) == ("arm6", 6, 6, 6)
+    assert arm.warnings == []
+    back = articula.model_from_yaml_string(arm.to_yaml(), "arm6.yaml")
+    q = np.linspace(-0.5, 0.5, 6)
+    np.testing.assert_allclose(articula.crba(back, q), articula.crba(arm, q), rtol=0, atol=1e-12)
+
+
+def test_urdf_errors_are_model_errors(tmp_path):
+    bad = tmp_path / "bad.urdf"
+    bad.write_text('<robot name="r"><link name="a"/><link name="b"/></robot>')
+    with pytest.raises(articula.ModelError, match="bad.urdf.*not a valid URDF robot"):
+        articula.load_model(bad)
