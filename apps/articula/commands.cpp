@@ -55,6 +55,7 @@ void printRunReport(std::ostream& out, const Model& model, const SimulationResul
       << " evaluations)\n"
       << "  energy drift " << std::setprecision(3) << r.maxRelativeEnergyDrift << " relative"
       << (r.conservative ? "" : " (the model is not conservative)") << "\n";
+  if (r.momentumConserved) out << "  momentum drift " << r.maxMomentumDrift << " (nothing external acts: it is conserved)\n";
   if (model.hasConstraints())
     out << "  max constraint error " << r.maxPositionError << " (position), " << r.maxVelocityError << " (velocity)\n";
   out << "  results: " << outDir << "/results.csv, " << outDir << "/summary.json";

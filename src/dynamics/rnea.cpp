@@ -45,6 +45,12 @@ double kineticEnergy(const Model& model, const Workspace& ws) {
   return T;
 }
 
+Force systemMomentum(const Model& model, const Workspace& ws) {
+  Force h;
+  for (int i = 1; i <= model.bodyCount(); ++i) h += ws.X0[i].applyInverse(model.bodies[i].inertia * ws.v[i]);
+  return h;
+}
+
 double gravitationalEnergy(const Model& model, const Workspace& ws) {
   double V = 0.0;
   for (int i = 1; i <= model.bodyCount(); ++i)

@@ -40,6 +40,13 @@ std::string jsonNumber(double x) {
   s << x;
   return s.str();
 }
+
+// [angular about the world origin (3), linear (3)]
+std::string jsonVector(const Vec6& x) {
+  std::string out = "[";
+  for (int k = 0; k < 6; ++k) out += (k ? ", " : "") + jsonNumber(x[k]);
+  return out + "]";
+}
 }  // namespace
 
 void writeSummaryJson(const std::string& path, const Model& model, const std::string& modelPath,
@@ -75,6 +82,10 @@ void writeSummaryJson(const std::string& path, const Model& model, const std::st
     << "  \"final_energy\": " << jsonNumber(r.finalEnergy) << ",\n"
     << "  \"max_energy_drift\": " << jsonNumber(r.maxEnergyDrift) << ",\n"
     << "  \"max_relative_energy_drift\": " << jsonNumber(r.maxRelativeEnergyDrift) << ",\n"
+    << "  \"momentum_conserved\": " << (r.momentumConserved ? "true" : "false") << ",\n"
+    << "  \"initial_momentum\": " << jsonVector(r.initialMomentum.vector()) << ",\n"
+    << "  \"final_momentum\": " << jsonVector(r.finalMomentum.vector()) << ",\n"
+    << "  \"max_momentum_drift\": " << jsonNumber(r.maxMomentumDrift) << ",\n"
     << "  \"max_constraint_position_error\": " << jsonNumber(r.maxPositionError) << ",\n"
     << "  \"max_constraint_velocity_error\": " << jsonNumber(r.maxVelocityError) << ",\n"
     << "  \"assembly\": {\"iterations\": " << r.assembly.iterations

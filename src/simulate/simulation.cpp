@@ -23,6 +23,18 @@ bool isConservative(const Model& model) {
   return model.jointFrictions.empty() && model.bodyLoads.empty() && model.jointLoads.empty() && model.prescribed.empty();
 }
 
+bool conservesMomentum(const Model& model) {
+  if (model.gravity != Vec3::Zero() || !model.bodyLoads.empty() || !model.jointLoads.empty() || !model.prescribed.empty())
+    return false;
+  for (int i = 1; i <= model.bodyCount(); ++i)
+    if (model.joints[i].parent == 0 && model.joints[i].type != JointType::Free) return false;
+  for (const auto& l : model.loops)
+    if (l.bodyA == 0 || l.bodyB == 0) return false;
+  for (const auto& s : model.pointSprings)
+    if (s.bodyA == 0 || s.bodyB == 0) return false;
+  return true;
+}
+
 namespace {
 
 // Names the first non-finite entry of the integrator's state [q; rates]: joint and coordinate.
@@ -160,8 +172,11 @@ class Sampler {
     const Sample s{t, q_, v_, T, V, projector_.positionError(t, q_), projector_.velocityError(t, q_, v_), ws_};
     for (SampleSink* sink : sinks_) sink->write(s);
     ++result.samples;
+    momentum = systemMomentum(model_, ws_);
     return T + V;
   }
+
+  Force momentum;  ///< of the last sample
 
  private:
   const Model& model_;
@@ -190,7 +205,7 @@ std::string runDescription(const SimulationOptions& o) {
 
 namespace {
 
-constexpr const char* kRestartMagic = "articula restart file 1";
+constexpr const char* kRestartMagic = "articula restart file 2";  // 2: with the momentum diagnostics
 
 // The run-loop state that is not in the integrator: where the sampling stands and the
 // statistics gathered so far.
@@ -208,8 +223,10 @@ void saveRestart(const SimulationOptions& options, const RunState& run, const Si
   out.put(static_cast<std::int64_t>(run.nextSample));
   out.put(static_cast<std::int64_t>(result.samples));
   for (double x : {result.initialEnergy, result.finalEnergy, result.maxEnergyDrift, result.maxPositionError,
-                   result.maxVelocityError, wallSoFar})
+                   result.maxVelocityError, wallSoFar, result.maxMomentumDrift})
     out.put(x);
+  for (const Force* h : {&result.initialMomentum, &result.finalMomentum})
+    for (int k = 0; k < 6; ++k) out.put(h->vector()[k]);
   integrator.save(out);
   for (const SampleSink* sink : sinks) sink->saveState(out);
   saveArchive(out, options.checkpointPath);
@@ -236,6 +253,12 @@ double loadRestart(const SimulationOptions& options, RunState& run, SimulationRe
   result.maxPositionError = in.getDouble();
   result.maxVelocityError = in.getDouble();
   const double wall = in.getDouble();
+  result.maxMomentumDrift = in.getDouble();
+  for (Force* h : {&result.initialMomentum, &result.finalMomentum}) {
+    Vec6 x;
+    for (int k = 0; k < 6; ++k) x[k] = in.getDouble();
+    *h = Force::fromVector(x);
+  }
   integrator.restore(system, in);
   for (SampleSink* sink : sinks) sink->restoreState(in);
   if (!in.atEnd()) throw Error(options.resumeFrom + ": the restart file holds more than this run writes");
@@ -266,6 +289,7 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
   SimulationResult result;
   result.integrator = options.integrator;
   result.conservative = isConservative(model);
+  result.momentumConserved = conservesMomentum(model);
   result.tReached = options.tStart;
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -290,6 +314,7 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       if (options.assemble) result.assembly = assemble(model, t, q, v, options.projectionTolerance);
       qv << q, v;
       result.initialEnergy = result.finalEnergy = sampler.emit(t, qv, result, false);
+      result.initialMomentum = result.finalMomentum = sampler.momentum;
       system.fromVelocityState(qv, x);
       integrator->initialize(system.ode(), t, x);
     } else {
@@ -311,6 +336,9 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       result.outputSeconds += std::chrono::duration<double>(Clock::now() - before).count();
       const double drift = std::abs(result.finalEnergy - result.initialEnergy);
       result.maxEnergyDrift = std::max(result.maxEnergyDrift, drift);
+      result.finalMomentum = sampler.momentum;
+      result.maxMomentumDrift =
+          std::max(result.maxMomentumDrift, (result.finalMomentum.vector() - result.initialMomentum.vector()).norm());
     };
 
     while (t < options.tEnd) {

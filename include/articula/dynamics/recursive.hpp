@@ -39,6 +39,9 @@ void planarForwardDynamics(const Model& model, Workspace& ws, const Eigen::Vecto
 
 /// Kinetic energy 0.5 v^T H v (after updateVelocities).
 double kineticEnergy(const Model& model, const Workspace& ws);
+/// Momentum of the whole system in world coordinates (after updateVelocities): angular momentum
+/// about the world origin and linear momentum, sum over the bodies of I_i v_i moved to the world.
+Force systemMomentum(const Model& model, const Workspace& ws);
 /// Gravitational potential energy -sum m g . c (after updatePositions), zero at the world origin.
 double gravitationalEnergy(const Model& model, const Workspace& ws);
 

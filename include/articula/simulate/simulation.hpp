@@ -78,6 +78,11 @@ struct SimulationResult {
   double maxEnergyDrift = 0.0;          ///< max |E(t) - E(0)| over the samples (J)
   double maxRelativeEnergyDrift = 0.0;  ///< maxEnergyDrift / |E(0)| (0 when E(0) == 0)
   bool conservative = true;             ///< no dampers, loads or prescribed motion
+  /// System momentum in world coordinates (angular about the origin; linear) at the first and
+  /// last samples, and max |h(t) - h(0)| (2-norm of the 6 components) over the samples.
+  Force initialMomentum, finalMomentum;
+  double maxMomentumDrift = 0.0;
+  bool momentumConserved = false;  ///< no gravity, no external loads, nothing attached to the ground but free joints
   double maxPositionError = 0.0;        ///< over all accepted steps
   double maxVelocityError = 0.0;
   AssemblyResult assembly;
@@ -108,5 +113,8 @@ void checkRestartFile(const SimulationOptions& options);
 
 /// True when the model has no dissipative or time-dependent elements (energy is conserved).
 bool isConservative(const Model& model);
+/// True when nothing outside the system acts on it, so that its momentum is conserved: no
+/// gravity, loads or prescribed motion, and only free joints, no loops and no springs to the ground.
+bool conservesMomentum(const Model& model);
 
 }  // namespace articula
