@@ -50,12 +50,11 @@ fuzz: deps
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_model_yaml fuzz_model_urdf fuzz_cli_args
 	scripts/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-# The animation in headless Chromium (Debian chromium + playwright-core from npm): it loads
-# without console errors or network requests, plays, and leaves a screenshot in out/.
-test-browser: demo
-	@scripts/install-deps.sh chromium nodejs npm
-	cd tests/browser && npm install --no-audit --no-fund
-	node tests/browser/check_animation.mjs out/animation.html out/animation.png
+# The animation pages in headless Chromium (the ctest label `browser`, part of `make test` too):
+# no console errors or network requests, playback, WebGL pixels, plots; screenshots in $(BUILD)/browser/.
+test-browser: build
+	@scripts/install-deps.sh chromium
+	cd $(BUILD) && ctest -L browser --output-on-failure
 
 # Benchmarks are built without assertions (like the peers' Debian release builds) and without the
 # Python module, whose position-independent code would change the timings.

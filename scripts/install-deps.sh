@@ -4,6 +4,9 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libsuitesparse-dev liburdfdom-dev libtinyxml-dev pybind11-dev python3-dev python3-numpy python3-pytest "$@")
+# Node.js and npm bundle the animation viewer at build time (docs/viewer.md). Tested as commands,
+# not packages: a Node.js installed otherwise (nodesource's nodejs) conflicts with Debian's npm.
+command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do

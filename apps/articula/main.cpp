@@ -21,7 +21,7 @@ namespace {
 class AnimationSink final : public SampleSink {
  public:
   explicit AnimationSink(AnimationWriter& writer) : writer_(writer) {}
-  void write(const Sample& s) override { writer_.addFrame(s.t, s.ws); }
+  void write(const Sample& s) override { writer_.addFrame(s); }
   void saveState(ArchiveWriter& out) const override { writer_.saveFrames(out); }
   void restoreState(ArchiveReader& in) override { writer_.restoreFrames(in); }
 

@@ -1,22 +1,23 @@
 #include "articula/io/animation.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "animation_page.hpp"
+#include "animation_scene.hpp"
 #include "articula/io/markup.hpp"
-#include "articula/io/summary_json.hpp"
+#include "articula/io/sample_signals.hpp"
 #include "articula/kinematics/kinematics.hpp"
+#include "base64.hpp"
+#include "viewer_assets.hpp"
 
 namespace articula {
 
@@ -27,129 +28,11 @@ namespace {
 constexpr std::size_t kMaxFrames = 5000;
 constexpr std::size_t kPoseSize = 7;  // position (3) + quaternion (x, y, z, w)
 
-/// Compact JSON number with `digits` significant digits; "0" for tiny or non-finite values.
-void appendNumber(std::string& out, double x, int digits = 5) {
-  if (!std::isfinite(x) || std::abs(x) < 1e-9) {
-    out += '0';
-    return;
-  }
-  std::array<char, 32> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), x, std::chars_format::general, digits);
-  out.append(buf.data(), r.ptr);
-}
-
-void appendVec(std::string& out, const Vec3& v) {
-  out += '[';
-  for (int k = 0; k < 3; ++k) {
-    if (k) out += ',';
-    appendNumber(out, v[k]);
-  }
-  out += ']';
-}
-
-/// JSON string literal that is also safe inside a <script> element ("</script>" cannot end it).
-std::string scriptString(const std::string& s) {
-  std::string out;
-  for (char c : jsonString(s)) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
-  return out;
-}
-
-std::string_view shapeType(Shape::Kind kind) {
-  switch (kind) {
-    case Shape::Kind::Box: return "box";
-    case Shape::Kind::Cylinder: return "cylinder";
-    case Shape::Kind::Sphere: return "sphere";
-    case Shape::Kind::Capsule: return "capsule";
-    case Shape::Kind::Mesh: return "mesh";
-    case Shape::Kind::None: break;
-  }
-  return "none";
-}
-
-/// {"type", "size" (box edges; cylinder/capsule: [2r, 2r, length]; sphere: [2r, 2r, 2r]),
-///  "pos", "rot" (row-major, shape axes in the body frame), "color"} or null.
-void appendShape(std::string& out, const Shape& s) {
-  if (s.kind == Shape::Kind::None) {
-    out += "null";
-    return;
-  }
-  Vec3 size = s.size;
-  if (s.kind == Shape::Kind::Sphere) size.setConstant(2.0 * s.radius);
-  if (s.kind == Shape::Kind::Cylinder || s.kind == Shape::Kind::Capsule) size = Vec3(2.0 * s.radius, 2.0 * s.radius, s.length);
-  out += "{\"type\":\"";
-  out += shapeType(s.kind);
-  out += "\",\"size\":";
-  appendVec(out, size);
-  out += ",\"pos\":";
-  appendVec(out, s.position);
-  out += ",\"rot\":[";
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) {
-      if (r || c) out += ',';
-      appendNumber(out, s.rotation(r, c));
-    }
-  out += "],\"color\":";
-  out += s.color.empty() ? "null" : scriptString(s.color);
-  out += '}';
-}
-
-/// The page data: a JSON object, 0-based body indices (body i of the model is i - 1; -1 is the ground).
-std::string pageData(const Model& model, const std::vector<double>& times, const std::vector<float>& poses) {
-  const int n = model.bodyCount();
-  std::string d;
-  d.reserve(64 + poses.size() * 9 + times.size() * 10);
-  d += "{\"name\":" + scriptString(model.name) + ",\"gravity\":";
-  appendVec(d, model.gravity);
-  d += ",\"frameCount\":" + std::to_string(times.size()) + ",\"bodies\":[";
-  for (int i = 1; i <= n; ++i) {
-    const Body& b = model.bodies[static_cast<std::size_t>(i)];
-    if (i > 1) d += ',';
-    d += "{\"name\":" + scriptString(b.name) + ",\"com\":";
-    appendVec(d, b.com);
-    d += ",\"shapes\":[";
-    for (std::size_t k = 0; k < b.shapes.size(); ++k) {
-      if (k) d += ',';
-      appendShape(d, b.shapes[k]);
-    }
-    d += "]}";
-  }
-  d += "],\"markers\":[";
-  for (std::size_t m = 0; m < model.markers.size(); ++m) {
-    const Marker& mk = model.markers[m];
-    if (m) d += ',';
-    d += "{\"name\":" + scriptString(mk.name) + ",\"body\":" + std::to_string(mk.body - 1) + ",\"pos\":";
-    appendVec(d, mk.position);
-    d += '}';
-  }
-  d += "],\"loops\":[";  // loop-closure points, drawn as pins
-  for (std::size_t l = 0; l < model.loops.size(); ++l) {
-    const LoopConstraint& c = model.loops[l];
-    if (l) d += ',';
-    d += "{\"name\":" + scriptString(c.name) + ",\"bodyA\":" + std::to_string(c.bodyA - 1) +
-         ",\"bodyB\":" + std::to_string(c.bodyB - 1) + ",\"pointA\":";
-    appendVec(d, c.pointA);
-    d += ",\"pointB\":";
-    appendVec(d, c.pointB);
-    d += '}';
-  }
-  d += "],\"times\":[";
-  for (std::size_t f = 0; f < times.size(); ++f) {
-    if (f) d += ',';
-    appendNumber(d, times[f], 7);
-  }
-  d += "],\"poses\":[";
-  for (std::size_t k = 0; k < poses.size(); ++k) {
-    if (k) d += ',';
-    appendNumber(d, poses[k]);
-  }
-  d += "]}";
-  return d;
-}
-
 /// Fills the template's @@KEY@@ placeholders in one pass (values are never rescanned).
 std::string fillTemplate(std::string_view tpl, const std::string& title, const std::string& note, const std::string& data) {
+  const std::string_view script = viewer_assets::kScript;
   std::string out;
-  out.reserve(tpl.size() + data.size() + 256);
+  out.reserve(tpl.size() + data.size() + script.size() + 256);
   std::size_t at = 0;
   while (true) {
     const std::size_t open = tpl.find("@@", at);
@@ -161,6 +44,7 @@ std::string fillTemplate(std::string_view tpl, const std::string& title, const s
     if (key == "TITLE") out += title;
     else if (key == "NOTE") out += note;
     else if (key == "DATA") out += data;
+    else if (key == "SCRIPT") out += script;
     else throw std::logic_error("animation page template: unknown placeholder " + std::string(key));
     at = close + 2;
   }
@@ -168,52 +52,78 @@ std::string fillTemplate(std::string_view tpl, const std::string& title, const s
   return out;
 }
 
+void printWarning(const std::string& message) { std::cerr << "articula: warning: " << message << "\n"; }
+
 }  // namespace
 
-AnimationWriter::AnimationWriter(const Model& model, std::string path) : model_(model), path_(std::move(path)) {}
+AnimationWriter::AnimationWriter(const Model& model, std::string path, const Warn& warn)
+    : model_(model),
+      path_(std::move(path)),
+      scene_(sceneJson(model, warn ? warn : Warn(printWarning))),
+      pose_(kPoseSize * static_cast<std::size_t>(model.bodyCount())),
+      signals_(sampleSignals(model).size()) {}
 
-void AnimationWriter::addFrame(double t, const Workspace& ws) {
-  const std::size_t n = static_cast<std::size_t>(model_.bodyCount());
-  std::vector<float> pose;
-  pose.reserve(kPoseSize * n);
+void AnimationWriter::addFrame(const Sample& sample) {
+  sampleValues(model_, sample, signals_);
+  record(sample.t, sample.ws);
+}
+
+void AnimationWriter::addFrame(double t, const Eigen::VectorXd& q, std::span<const double> signals) {
+  if (q.size() != model_.nq || signals.size() != signals_.size())
+    throw Error("cannot animate the state at t = " + std::to_string(t) + ": it has " + std::to_string(q.size()) +
+                " joint coordinates and " + std::to_string(signals.size()) + " signal values, the model " +
+                std::to_string(model_.nq) + " and " + std::to_string(signals_.size()));
+  if (!stored_) stored_.emplace(model_);
+  updatePositions(model_, *stored_, q);
+  std::copy(signals.begin(), signals.end(), signals_.begin());
+  record(t, *stored_);
+}
+
+void AnimationWriter::record(double t, const Workspace& ws) {
+  if (!std::isfinite(t)) return;
+  auto pose = pose_.begin();
   for (int i = 1; i <= model_.bodyCount(); ++i) {
     const Vec3 p = bodyPosition(ws, i);
     const Quat q(bodyRotation(ws, i));
     for (double x : {p.x(), p.y(), p.z(), q.x(), q.y(), q.z(), q.w()}) {
       if (!std::isfinite(x)) return;  // a diverged state cannot be drawn: skip the frame
-      pose.push_back(static_cast<float>(x));
+      *pose++ = static_cast<float>(x);
     }
   }
-  if (!std::isfinite(t)) return;
 
   if (lastIsTail_) {  // the previous latest frame was off-stride: the new one replaces it
     times_.pop_back();
-    poses_.resize(poses_.size() - kPoseSize * n);
+    poses_.resize(poses_.size() - pose_.size());
+    values_.resize(values_.size() - signals_.size());
     lastIsTail_ = false;
   }
   if (times_.size() >= kMaxFrames && offered_ % stride_ == 0) halveFrames();
   times_.push_back(t);
-  poses_.insert(poses_.end(), pose.begin(), pose.end());
+  poses_.insert(poses_.end(), pose_.begin(), pose_.end());
+  values_.insert(values_.end(), signals_.begin(), signals_.end());
   lastIsTail_ = offered_ % stride_ != 0;
   ++offered_;
 }
 
 void AnimationWriter::halveFrames() {
   // Called with no tail stored: frame k holds the frame offered as k * stride_.
-  const std::size_t n = kPoseSize * static_cast<std::size_t>(model_.bodyCount());
+  const std::size_t n = pose_.size(), m = signals_.size();
   std::size_t kept = 0;
   for (std::size_t k = 0; k < times_.size(); k += 2, ++kept) {
     times_[kept] = times_[k];
     std::copy_n(poses_.begin() + static_cast<std::ptrdiff_t>(k * n), n, poses_.begin() + static_cast<std::ptrdiff_t>(kept * n));
+    std::copy_n(values_.begin() + static_cast<std::ptrdiff_t>(k * m), m, values_.begin() + static_cast<std::ptrdiff_t>(kept * m));
   }
   times_.resize(kept);
   poses_.resize(kept * n);
+  values_.resize(kept * m);
   stride_ *= 2;
 }
 
 void AnimationWriter::saveFrames(ArchiveWriter& out) const {
   out.put(times_);
   out.put(poses_);
+  out.put(values_);
   out.put(static_cast<std::int64_t>(stride_));
   out.put(static_cast<std::int64_t>(offered_));
   out.put(static_cast<std::int64_t>(lastIsTail_ ? 1 : 0));
@@ -222,8 +132,10 @@ void AnimationWriter::saveFrames(ArchiveWriter& out) const {
 void AnimationWriter::restoreFrames(ArchiveReader& in) {
   times_ = in.getDoubles();
   poses_ = in.getFloats();
+  values_ = in.getDoubles();
   const std::int64_t stride = in.getInt(), offered = in.getInt(), tail = in.getInt();
-  if (poses_.size() != times_.size() * kPoseSize * static_cast<std::size_t>(model_.bodyCount()) || stride < 1 || offered < 0)
+  if (poses_.size() != times_.size() * pose_.size() || values_.size() != times_.size() * signals_.size() || stride < 1 ||
+      offered < 0)
     throw Error(in.label() + ": the animation frames do not fit this model");
   stride_ = static_cast<std::size_t>(stride);
   offered_ = static_cast<std::size_t>(offered);
@@ -233,7 +145,15 @@ void AnimationWriter::restoreFrames(ArchiveReader& in) {
 void AnimationWriter::write(const std::string& note) const {
   const std::string title = escapeMarkup(model_.name.empty() ? "untitled model" : model_.name);
   const std::string banner = note.empty() ? "" : "<div id=\"note\" role=\"alert\">" + escapeMarkup(note) + "</div>";
-  const std::string page = fillTemplate(animation_page::kTemplate, title, banner, pageData(model_, times_, poses_));
+  // The page data: the model (scene_), then the frames as base64 arrays (base64.hpp).
+  std::string data = "{" + scene_ + ",\"frameCount\":" + std::to_string(times_.size()) + ",\"times\":\"";
+  appendBase64(data, std::span<const double>(times_));
+  data += "\",\"poses\":\"";
+  appendBase64(data, std::span<const float>(poses_));
+  data += "\",\"values\":\"";
+  appendBase64(data, std::span<const double>(values_));
+  data += "\"}";
+  const std::string page = fillTemplate(viewer_assets::kPageTemplate, title, banner, data);
 
   const std::string tmp = path_ + ".tmp";
   {

@@ -5,31 +5,19 @@
 #include <cstring>
 #include <filesystem>
 
-#include "articula/kinematics/kinematics.hpp"
+#include "articula/io/sample_signals.hpp"
 
 namespace articula {
 
 std::vector<std::string> CsvWriter::columns(const Model& model) {
   std::vector<std::string> c{"time"};
-  auto perJoint = [&](const char* kind, bool positions) {
-    for (int i = 1; i <= model.bodyCount(); ++i) {
-      const Joint& j = model.joints[i];
-      const int n = positions ? j.nq : j.nv;
-      for (int k = 0; k < n; ++k) c.push_back(j.name + "." + kind + (n > 1 ? std::to_string(k) : ""));
-    }
-  };
-  perJoint("q", true);
-  perJoint("v", false);
-  for (const auto& m : model.markers)
-    for (const char* axis : {".x", ".y", ".z"}) c.push_back(m.name + axis);
-  for (const char* name : {"kinetic_energy", "potential_energy", "total_energy", "constraint_position_error",
-                           "constraint_velocity_error"})
-    c.push_back(name);
+  for (auto& signal : sampleSignals(model)) c.push_back(std::move(signal.name));
   return c;
 }
 
-CsvWriter::CsvWriter(const Model& model, const std::string& path, bool resume) : model_(model), path_(path) {
-  line_.reserve(32 * (columns(model).size() + 1));
+CsvWriter::CsvWriter(const Model& model, const std::string& path, bool resume)
+    : model_(model), path_(path), values_(sampleSignals(model).size()) {
+  line_.reserve(32 * (values_.size() + 2));
   if (resume) return;
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) throw Error("cannot write '" + path + "': " + std::strerror(errno));
@@ -73,17 +61,8 @@ void CsvWriter::number(double x) {
 void CsvWriter::write(const Sample& s) {
   line_.clear();
   number(s.t);
-  for (Eigen::Index k = 0; k < s.q.size(); ++k) number(s.q[k]);
-  for (Eigen::Index k = 0; k < s.v.size(); ++k) number(s.v[k]);
-  for (const auto& m : model_.markers) {
-    const Vec3 p = pointPosition(s.ws, m.body, m.position);
-    for (int k = 0; k < 3; ++k) number(p[k]);
-  }
-  number(s.kineticEnergy);
-  number(s.potentialEnergy);
-  number(s.kineticEnergy + s.potentialEnergy);
-  number(s.positionError);
-  number(s.velocityError);
+  sampleValues(model_, s, values_);
+  for (double x : values_) number(x);
   line_ += '\n';
   // One fwrite per complete line, flushed: a killed run leaves whole lines only (up to the OS).
   if (std::fwrite(line_.data(), 1, line_.size(), file_) != line_.size() || std::fflush(file_) != 0)

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "articula/simulate/simulation.hpp"
 
@@ -23,7 +24,7 @@ class CsvWriter final : public SampleSink {
   void saveState(ArchiveWriter& out) const override;
   void restoreState(ArchiveReader& in) override;
 
-  /// Column names, in order: time, joint coordinates, joint velocities, marker positions, energies, constraint errors.
+  /// Column names, in order: time, then sampleSignals(model) (io/sample_signals.hpp).
   static std::vector<std::string> columns(const Model& model);
 
  private:
@@ -31,6 +32,7 @@ class CsvWriter final : public SampleSink {
   const Model& model_;
   std::string path_;
   std::FILE* file_ = nullptr;
+  std::vector<double> values_;  // of one sample, sampleSignals(model_) order
   std::string line_;
 };
 
