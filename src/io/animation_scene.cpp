@@ -109,7 +109,7 @@ class MeshTable {
       std::vector<std::string> bodies;
     };
     std::map<std::string, Failure> failures;  // ordered: the warnings come in a stable order
-    for (std::size_t b = 1; b < model.bodies.size(); ++b)
+    for (std::size_t b = 0; b < model.bodies.size(); ++b)  // the ground's shapes too
       for (const Shape& s : model.bodies[b].shapes) {
         if (s.kind != Shape::Kind::Mesh) continue;
         const auto [it, added] = index_.try_emplace(s.mesh, -1);
@@ -168,6 +168,23 @@ void appendShape(std::string& out, const Shape& s, int mesh = -1, bool placehold
 
 }  // namespace
 
+/// The body's shapes as a JSON list; a mesh that could not be read becomes the body's inertia box.
+void appendShapes(std::string& d, const Body& b, const MeshTable& meshes) {
+  d += '[';
+  bool first = true;
+  for (const Shape& s : b.shapes) {
+    if (s.kind == Shape::Kind::None) continue;
+    if (!first) d += ',';
+    first = false;
+    const int mesh = s.kind == Shape::Kind::Mesh ? meshes.index(s.mesh) : -1;
+    if (s.kind == Shape::Kind::Mesh && mesh < 0)
+      appendShape(d, inertiaBox(b), -1, true);
+    else
+      appendShape(d, s, mesh);
+  }
+  d += ']';
+}
+
 std::string sceneJson(const Model& model, const std::function<void(const std::string&)>& warn) {
   const MeshTable meshes(model, warn);
 
@@ -179,21 +196,13 @@ std::string sceneJson(const Model& model, const std::function<void(const std::st
     if (i > 1) d += ',';
     d += "{\"name\":" + scriptString(b.name) + ",\"com\":";
     appendVec(d, b.com);
-    d += ",\"shapes\":[";
-    bool first = true;
-    for (const Shape& s : b.shapes) {
-      if (s.kind == Shape::Kind::None) continue;
-      if (!first) d += ',';
-      first = false;
-      const int mesh = s.kind == Shape::Kind::Mesh ? meshes.index(s.mesh) : -1;
-      if (s.kind == Shape::Kind::Mesh && mesh < 0)
-        appendShape(d, inertiaBox(b), -1, true);
-      else
-        appendShape(d, s, mesh);
-    }
-    d += "]}";
+    d += ",\"shapes\":";
+    appendShapes(d, b, meshes);
+    d += '}';
   }
-  d += "],\"meshes\":[";
+  d += "],\"groundShapes\":";  // fixed in the world (a robot's base)
+  appendShapes(d, model.bodies[0], meshes);
+  d += ",\"meshes\":[";
   for (std::size_t m = 0; m < meshes.json().size(); ++m) d += (m ? "," : "") + meshes.json()[m];
   d += "],\"markers\":[";
   for (std::size_t m = 0; m < model.markers.size(); ++m) {

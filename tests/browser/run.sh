@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ctest's browser test (label browser; make test-browser): simulates the showcase model (every
 # shape kind, an OBJ mesh, a missing mesh) and the four-bar (loop constraints), opens each page in
-# headless Chromium (check_animation.mjs) and keeps the screenshots in OUTDIR.
+# headless Chromium (check_animation.mjs) and keeps the screenshots in OUTDIR; then a URDF arm.
 # Usage: run.sh ARTICULA SOURCE_DIR OUTDIR. Exit status 77 (ctest: skipped) without Chromium or Node.js.
 set -euo pipefail
 articula=$1; root=$2; out=$3
@@ -22,3 +22,8 @@ node "$root/tests/browser/check_animation.mjs" "$out/showcase/animation.html" "$
 
 "$articula" simulate "$root/models/four_bar.yaml" --t-end 10 --out "$out/four_bar" --quiet
 node "$root/tests/browser/check_animation.mjs" "$out/four_bar/animation.html" "$out/four_bar.png"
+
+# A URDF robot: its base drawn as ground shapes, its gripper an STL mesh found beside the URDF.
+"$articula" simulate "$root/models/arm6.urdf" --t-end 2 --out "$out/arm6" --quiet
+grep -q '"groundShapes":\[{' "$out/arm6/animation.html" || { echo "the arm's base is not in the page"; exit 1; }
+node "$root/tests/browser/check_animation.mjs" "$out/arm6/animation.html" "$out/arm6.png"

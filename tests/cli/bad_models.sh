@@ -8,7 +8,7 @@ for f in "$root"/tests/models/bad/*.yaml; do
   rc=$?
   set -e
   [ "$rc" -eq 2 ] || { echo "$f: exit code $rc, expected 2"; exit 1; }
-  echo "$msg" | grep -q "$f" || { echo "$f: message does not name the file: $msg"; exit 1; }
+  grep -q "$f" <<< "$msg" || { echo "$f: message does not name the file: $msg"; exit 1; }
   [ "$(echo "$msg" | wc -l)" -eq 1 ] || { echo "$f: expected one line: $msg"; exit 1; }
 done
 echo "all malformed models rejected"

@@ -50,7 +50,7 @@ done
 "$articula" simulate "$root/tests/models/blowup.yaml" --integrator rk4 --dt 1e-3 --t-end 2 --out "$out/failed" --quiet --no-html 2> /dev/null \
   && { echo "the blowup run did not fail"; exit 1; }
 msg=$("$articula" plot "$out/failed" --y total_energy -o "$out/failed.svg" 2>&1)
-echo "$msg" | grep -qF "warning: $out/failed/results.csv: column 'total_energy' has 1 non-finite value, the first on line 52" \
+grep -qF "warning: $out/failed/results.csv: column 'total_energy' has 1 non-finite value, the first on line 52" <<< "$msg" \
   || { echo "no warning for inf: '$msg'"; exit 1; }
 well_formed "$out/failed.svg" "</svg>"
 "$articula" report "$out/failed" -o "$out/failed.html"
@@ -64,7 +64,7 @@ grep -qF "column &#39;total_energy&#39; has 1 non-finite value, the first on lin
 expect_error() {
   set +e; msg=$("$articula" "$@" 2>&1); rc=$?; set -e
   [ "$rc" -eq 2 ] || { echo "'$*' exit $rc, expected 2"; exit 1; }
-  echo "$msg" | grep -qF -- "$expected" || { echo "'$*': '$msg' lacks '$expected'"; exit 1; }
+  grep -qF -- "$expected" <<< "$msg" || { echo "'$*': '$msg' lacks '$expected'"; exit 1; }
 }
 expected="'$out/nowhere': no such results directory or file"; expect_error plot "$out/nowhere" --y energy -o "$out/x.svg"
 expected="holds no results.csv"; expect_error report "$out" -o "$out/x.html"

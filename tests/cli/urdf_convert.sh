@@ -8,7 +8,7 @@ trap 'rm -rf "$out"' EXIT
 
 "$articula" convert "$root/models/arm6.urdf" -o "$out/arm6.yaml"
 "$articula" check "$out/arm6.yaml" | grep -q 'ok (6 bodies'
-"$articula" info "$root/models/arm6.urdf" | grep -q '6 joint limits, 6 joint frictions'
+grep -q '6 joint limits, 6 joint frictions' <<< "$("$articula" info "$root/models/arm6.urdf")"
 "$articula" simulate "$root/models/arm6.urdf" --t-end 0.5 --out "$out/urdf" --quiet --no-html
 "$articula" simulate "$out/arm6.yaml" --t-end 0.5 --out "$out/yaml" --quiet --no-html
 cmp "$out/urdf/results.csv" "$out/yaml/results.csv" || { echo "the converted model runs differently"; exit 1; }

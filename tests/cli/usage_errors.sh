@@ -7,14 +7,14 @@ trap 'rm -rf "$out"' EXIT
 expect_usage() {
   set +e; msg=$("$articula" "$@" 2>&1); rc=$?; set -e
   [ "$rc" -eq 2 ] || { echo "'$*' exit $rc, expected 2"; exit 1; }
-  echo "$msg" | grep -qF -- "$expected" || { echo "'$*': '$msg' lacks '$expected'"; exit 1; }
+  grep -qF -- "$expected" <<< "$msg" || { echo "'$*': '$msg' lacks '$expected'"; exit 1; }
 }
 expected="unknown command 'simulat'"; expect_usage simulat x.yaml
 expected="--dt: 'fast' is not a number"; expect_usage simulate "$root/models/pendulum.yaml" --dt fast
 expected="unknown integrator 'rk5'"; expect_usage simulate "$root/models/pendulum.yaml" --integrator rk5 --out "$out/a" --quiet
 # Option names parsed by the core (simulate/option_names) are usage errors on the command line.
 expected="unknown stabilization 'weak' (valid: projection, baumgarte, none)"; expect_usage simulate "$root/models/pendulum.yaml" --stabilization weak
-echo "$msg" | grep -qF "(see articula --help)" || { echo "'--stabilization weak' is not a usage error"; exit 1; }
+grep -qF "(see articula --help)" <<< "$msg" || { echo "'--stabilization weak' is not a usage error"; exit 1; }
 expected="unknown tangent 'exact' (valid: analytic, finite-difference)"; expect_usage simulate "$root/models/pendulum.yaml" --tangent exact
 expected="handles open trees only"; expect_usage simulate "$root/models/four_bar.yaml" --formulation aba --out "$out/b" --quiet
 expected="formulation 'hdca' is in ODE form"; expect_usage simulate "$root/models/pendulum.yaml" --formulation hdca --integrator newmark --out "$out/b" --quiet

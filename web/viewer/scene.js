@@ -47,6 +47,7 @@ export class View {
 
     this.dotRadius = this.dotSize();
     this.bodies = data.bodies.map((b, i) => this.addBody(b, i));
+    this.base = this.addGroundShapes(data.groundShapes);
     this.traces = data.markers.map((m, i) => this.addTrace(m, traceColors[i % traceColors.length]));
     for (const l of data.loops) for (const [b, p] of [[l.bodyA, l.pointA], [l.bodyB, l.pointB]]) this.pin(b, p);
     this.bounds = this.motionBounds();
@@ -78,6 +79,14 @@ export class View {
       centre.castShadow = true;
       group.add(centre);
     }
+    this.scene.add(group);
+    return group;
+  }
+
+  /** Shapes fixed in the world (a robot's base), in one grey tone. */
+  addGroundShapes(shapes) {
+    const group = new Group();
+    for (const s of shapes) group.add(shapeObject(s, this.data.meshes, '#6b7380', 2 * this.dotRadius));
     this.scene.add(group);
     return group;
   }
@@ -120,6 +129,7 @@ export class View {
       this.placeBodies(f);
       for (const g of this.bodies) box.expandByObject(g);
     }
+    box.expandByObject(this.base);
     for (const t of this.traces) {
       t.lines[0].geometry.computeBoundingBox();
       box.union(t.lines[0].geometry.boundingBox);
