@@ -32,6 +32,10 @@ usage:
                                            directory of simulate, or its results.csv) as an SVG line plot
   articula report RESULTS -o FILE.html     write a self-contained HTML report of the run in RESULTS:
                                            summary, benchmark of the run, energy and constraint drift plots
+  articula view RESULTS [--model MODEL] [-o FILE.html]
+                                           rebuild the 3D animation page of the run in RESULTS from its
+                                           results.csv (default RESULTS/animation.html); the model is the
+                                           one summary.json names unless --model gives it
   articula --help | --version
 
 simulate options:
@@ -296,6 +300,22 @@ Command parse(const std::vector<std::string>& argv) {
   if (verb == "simulate") {
     c.kind = Command::Kind::Simulate;
     parseSimulate(args, c);
+  } else if (verb == "view") {
+    c.kind = Command::Kind::View;
+    while (!args.done()) {
+      const std::string& a = args.next();
+      if (a == "-o" || a == "--output")
+        c.outputFile = args.value(a);
+      else if (a == "--model")
+        c.modelPath = args.value(a);
+      else if (!a.empty() && a[0] == '-')
+        throw UsageError("unknown option '" + a + "' for view (see articula --help)");
+      else if (c.resultsPath.empty())
+        c.resultsPath = a;
+      else
+        throw UsageError("unexpected argument '" + a + "': view takes one results directory");
+    }
+    if (c.resultsPath.empty()) throw UsageError("view needs a results directory (or its results.csv)");
   } else if (verb == "convert") {
     c.kind = Command::Kind::Convert;
     while (!args.done()) {
@@ -322,7 +342,7 @@ Command parse(const std::vector<std::string>& argv) {
     c.kind = verb == "plot" ? Command::Kind::Plot : Command::Kind::Report;
     parsePlotOrReport(args, c, verb);
   } else {
-    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, convert, generate, plot, report; see articula --help)");
+    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, convert, generate, plot, report, view; see articula --help)");
   }
   return c;
 }

@@ -18,7 +18,7 @@ class UsageError : public std::runtime_error {
 };
 
 struct Command {
-  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report };
+  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report, View };
   Kind kind = Kind::Help;
   std::string helpTopic;  ///< help: the command whose help was asked for (empty: all)
   std::string modelPath;

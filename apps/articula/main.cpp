@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "progress.hpp"
 #include "results_commands.hpp"
+#include "view_command.hpp"
 
 using namespace articula;
 
@@ -135,6 +136,8 @@ int run(const cli::Command& c) {
       return cli::plotCommand(c);
     case cli::Command::Kind::Report:
       return cli::reportCommand(c);
+    case cli::Command::Kind::View:
+      return cli::viewCommand(c);
   }
   return 2;
 }

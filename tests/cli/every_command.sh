@@ -24,6 +24,9 @@ run() {  # run COMMAND: one real use of the command, with a check of what it did
               done ;;
     plot)     "$articula" plot "$out/sim" --y energy -o "$out/e.svg" && grep -q '</svg>' "$out/e.svg" ;;
     report)   "$articula" report "$out/sim" -o "$out/r.html" && grep -q '</html>' "$out/r.html" ;;
+    view)     # the page rebuilt from results.csv is the page the run wrote, byte for byte
+              "$articula" view "$out/sim" -o "$out/v.html" > /dev/null && cmp "$out/sim/animation.html" "$out/v.html" &&
+              ! "$articula" view "$out/sim" --model "$root/models/four_bar.yaml" -o "$out/w.html" 2> /dev/null ;;
     *)        echo "command '$1' is in --help but has no case in $0"; return 1 ;;
   esac
 }
