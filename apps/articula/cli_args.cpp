@@ -207,6 +207,20 @@ void parseSimulate(Args& args, Command& c) {
   if (c.modelPath.empty()) throw UsageError("simulate needs a model file");
 }
 
+// The arguments of a command that takes one input (a file or a directory) and options: `option`
+// consumes one of the command's own options and returns false for any other argument.
+template <class Option>
+void parseInputAndOptions(Args& args, const std::string& verb, const std::string& inputKind, std::string& input, Option option) {
+  while (!args.done()) {
+    const std::string& a = args.next();
+    if (option(a)) continue;
+    if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' for " + verb + " (see articula --help)");
+    if (!input.empty()) throw UsageError("unexpected argument '" + a + "': " + verb + " takes one " + inputKind);
+    input = a;
+  }
+  if (input.empty()) throw UsageError(verb + " needs a " + inputKind);
+}
+
 void parseGenerate(Args& args, Command& c) {
   if (args.done()) throw UsageError("generate needs a model kind (chain, n-four-bar, rssr, rssr-bank)");
   const std::string kind = args.next();
@@ -242,8 +256,7 @@ void parseGenerate(Args& args, Command& c) {
 
 void parsePlotOrReport(Args& args, Command& c, const std::string& verb) {
   const bool plot = c.kind == Command::Kind::Plot;
-  while (!args.done()) {
-    const std::string& a = args.next();
+  parseInputAndOptions(args, verb, "results directory (or its results.csv)", c.resultsPath, [&](const std::string& a) {
     if (a == "-o" || a == "--output")
       c.outputFile = args.value(a);
     else if (plot && a == "--y") {
@@ -265,14 +278,10 @@ void parsePlotOrReport(Args& args, Command& c, const std::string& verb) {
       c.plot.width = args.wholeNumber(a, 200, 20000);
     else if (plot && a == "--height")
       c.plot.height = args.wholeNumber(a, 150, 20000);
-    else if (!a.empty() && a[0] == '-')
-      throw UsageError("unknown option '" + a + "' for " + verb + " (see articula --help)");
-    else if (c.resultsPath.empty())
-      c.resultsPath = a;
     else
-      throw UsageError("unexpected argument '" + a + "': " + verb + " takes one results directory");
-  }
-  if (c.resultsPath.empty()) throw UsageError(verb + " needs a results directory (or its results.csv)");
+      return false;
+    return true;
+  });
   if (plot && c.plot.y.empty()) throw UsageError("plot needs --y COLUMN[,COLUMN...]");
   if (c.outputFile.empty()) throw UsageError(verb + " needs -o FILE");
 }
@@ -302,34 +311,22 @@ Command parse(const std::vector<std::string>& argv) {
     parseSimulate(args, c);
   } else if (verb == "view") {
     c.kind = Command::Kind::View;
-    while (!args.done()) {
-      const std::string& a = args.next();
+    parseInputAndOptions(args, verb, "results directory (or its results.csv)", c.resultsPath, [&](const std::string& a) {
       if (a == "-o" || a == "--output")
         c.outputFile = args.value(a);
       else if (a == "--model")
         c.modelPath = args.value(a);
-      else if (!a.empty() && a[0] == '-')
-        throw UsageError("unknown option '" + a + "' for view (see articula --help)");
-      else if (c.resultsPath.empty())
-        c.resultsPath = a;
       else
-        throw UsageError("unexpected argument '" + a + "': view takes one results directory");
-    }
-    if (c.resultsPath.empty()) throw UsageError("view needs a results directory (or its results.csv)");
+        return false;
+      return true;
+    });
   } else if (verb == "convert") {
     c.kind = Command::Kind::Convert;
-    while (!args.done()) {
-      const std::string& a = args.next();
-      if (a == "-o" || a == "--output")
-        c.outputFile = args.value(a);
-      else if (!a.empty() && a[0] == '-')
-        throw UsageError("unknown option '" + a + "' for convert (see articula --help)");
-      else if (c.modelPath.empty())
-        c.modelPath = a;
-      else
-        throw UsageError("unexpected argument '" + a + "': convert takes one model file");
-    }
-    if (c.modelPath.empty()) throw UsageError("convert needs a model file");
+    parseInputAndOptions(args, verb, "model file", c.modelPath, [&](const std::string& a) {
+      if (a != "-o" && a != "--output") return false;
+      c.outputFile = args.value(a);
+      return true;
+    });
     if (c.outputFile.empty()) throw UsageError("convert needs -o FILE.yaml");
   } else if (verb == "info" || verb == "check") {
     c.kind = verb == "info" ? Command::Kind::Info : Command::Kind::Check;
