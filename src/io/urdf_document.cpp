@@ -32,6 +32,44 @@ void indexElements(const TiXmlElement* robot, UrdfDocument& doc) {
   }
 }
 
+const char* linkOf(const TiXmlElement* joint, const char* role) {
+  const TiXmlElement* e = joint->FirstChildElement(role);  // the first, as urdfdom reads it
+  return e ? e->Attribute("link") : nullptr;
+}
+
+// urdfdom ties links to their children with shared pointers: a joint graph that is not a tree
+// leaks them when urdfdom then fails (a joint from a link to itself, a link with two parents, a
+// cycle). Such a graph is refused here first, at the joint's line.
+void checkJointTree(const TiXmlElement* robot, const std::string& file) {
+  struct Parent {
+    std::string link, joint;
+    int line;
+  };
+  std::map<std::string, Parent> parentOf;  // child link -> its parent link and joint
+  for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+    const char *name = e->Attribute("name"), *parent = linkOf(e, "parent"), *child = linkOf(e, "child");
+    if (!name || !parent || !child) continue;  // urdfdom names what is missing
+    const SourceLocation where{file, e->Row(), 0};
+    const std::string element = std::string("joint '") + name + "'";
+    if (std::string(parent) == child) throw ModelError(where, element, std::string("its parent and child are the same link '") + child + "'");
+    const auto [it, added] = parentOf.try_emplace(child, Parent{parent, name, e->Row()});
+    if (!added)
+      throw ModelError(where, element, std::string("link '") + child + "' is already the child of joint '" + it->second.joint +
+                                           "' (line " + std::to_string(it->second.line) + "): a URDF robot is a tree");
+  }
+  for (const auto& [start, first] : parentOf) {
+    std::string link = first.link;
+    for (std::size_t steps = 0; steps <= parentOf.size(); ++steps) {
+      if (link == start)
+        throw ModelError({file, first.line, 0}, "joint '" + first.joint + "'",
+                         "the joints form a cycle through link '" + start + "': a URDF robot is a tree");
+      const auto up = parentOf.find(link);
+      if (up == parentOf.end()) break;
+      link = up->second.link;
+    }
+  }
+}
+
 }  // namespace
 
 SourceLocation UrdfDocument::at(const std::map<std::string, int>& lines, const std::string& name) const {
@@ -49,6 +87,7 @@ UrdfDocument parseUrdfDocument(const std::string& xml, const std::string& fileLa
   const TiXmlElement* robot = xmlDoc.FirstChildElement("robot");
   if (!robot) throw ModelError({fileLabel, 0, 0}, "", "not a URDF file: no <robot> element");
   indexElements(robot, doc);
+  checkJointTree(robot, fileLabel);
 
   std::lock_guard<std::mutex> lock(parserMutex);
   MessageCollector messages;

@@ -29,9 +29,11 @@ bool finite(const Model& m) {
   return true;
 }
 
+// Lines as YAML, XML and editors count them: LF, CR LF and a lone CR each end one.
 int lineCount(const std::string& text) {
   int lines = 1;
-  for (char c : text) lines += c == '\n';
+  for (std::size_t i = 0; i < text.size(); ++i)
+    lines += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
   return lines;
 }
 

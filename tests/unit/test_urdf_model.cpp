@@ -224,6 +224,11 @@ TEST(UrdfModel, WhatCannotBeMappedIsOneLocatedError) {
       {robot(base + "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child link=\"a\"\n</robot>"), "malformed XML", -1},
       {"<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/></robot>", "not a valid URDF robot", 0},
       {"<model/>", "not a URDF file: no <robot> element", 0},
+      {robot(base + urdfJoint("j", "continuous", "a", "a")), "joint 'j': its parent and child are the same link 'a'", 5},
+      {robot(base + urdfJoint("j", "continuous", "base", "a") + urdfJoint("k", "continuous", "base", "a")),
+       "joint 'k': link 'a' is already the child of joint 'j' (line 5)", 6},
+      {robot(base + urdfLink("b", 1.0) + urdfJoint("j", "continuous", "a", "b") + urdfJoint("k", "continuous", "b", "a")),
+       "the joints form a cycle through link", -1},
       {robot(urdfLink("base", 0) + urdfLink("a", 1.0, "<visual><geometry><box size=\"1 0 1\"/></geometry></visual>") +
              urdfJoint("j", "continuous", "base", "a")),
        "link 'a': a <visual> geometry has a size", 4},
