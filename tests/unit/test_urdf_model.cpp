@@ -36,6 +36,9 @@ std::string urdfJoint(const std::string& name, const std::string& type, const st
          "\"/><origin xyz=\"0.2 0.1 -0.3\" rpy=\"0.1 0.2 0.3\"/>" + extra + "</joint>\n";
 }
 
+// A robot of the given links and joints, imported.
+Model urdfModel(const std::string& body) { return parseUrdf(robot(body), "robot.urdf").build(); }
+
 ModelError urdfError(const std::string& xml) {
   try {
     parseUrdf(xml, "robot.urdf").build();
@@ -116,18 +119,13 @@ TEST(UrdfModel, ConvertedYamlGivesTheSameMassMatrixAndAba) {
   }
 }
 
-// A fixed joint lumps its child into the parent body: the same mass matrix as one link holding
-// both inertials, placed by hand.
+// A fixed joint lumps its child into the parent body: one body whose mass, centre of mass and
+// central inertia are the parallel-axis sum of the two inertials, written out here.
 TEST(UrdfModel, FixedJointsLumpInertiaIntoTheParent) {
-  const Model lumped = parseUrdf(robot(urdfLink("base", 0) + urdfLink("arm", 2.0) + urdfLink("tip", 0.5) +
-                                       urdfJoint("hinge", "continuous", "base", "arm", "<axis xyz=\"0 1 0\"/>") +
-                                       urdfJoint("weld", "fixed", "arm", "tip")),
-                                 "robot.urdf")
-                           .build();
+  const Model lumped = urdfModel(urdfLink("base", 0) + urdfLink("arm", 2.0) + urdfLink("tip", 0.5) +
+                                 urdfJoint("hinge", "continuous", "base", "arm", "<axis xyz=\"0 1 0\"/>") +
+                                 urdfJoint("weld", "fixed", "arm", "tip"));
   ASSERT_EQ(lumped.bodyCount(), 1);
-  // The same two masses as two bodies joined by a weld loop would be heavier to set up; instead
-  // the lumped body's mass, centre of mass and inertia about the joint axis are checked against
-  // the parallel-axis sum, written out here.
   const Body& b = lumped.bodies[1];
   EXPECT_DOUBLE_EQ(b.mass, 2.5);
   const Mat3 R1 = rpyRotation(Vec3(0.3, -0.2, 0.5));
@@ -146,11 +144,9 @@ TEST(UrdfModel, FixedJointsLumpInertiaIntoTheParent) {
 // Planar and floating joints: the converted model agrees, and the planar joint moves in the
 // plane normal to the URDF axis.
 TEST(UrdfModel, PlanarAndFloatingJoints) {
-  const Model m = parseUrdf(robot(urdfLink("world", 0) + urdfLink("puck", 1.0) + urdfLink("drone", 2.0) +
-                                  urdfJoint("slide", "planar", "world", "puck", "<axis xyz=\"1 0 0\"/>") +
-                                  urdfJoint("fly", "floating", "world", "drone")),
-                            "robot.urdf")
-                      .build();
+  const Model m = urdfModel(urdfLink("world", 0) + urdfLink("puck", 1.0) + urdfLink("drone", 2.0) +
+                            urdfJoint("slide", "planar", "world", "puck", "<axis xyz=\"1 0 0\"/>") +
+                            urdfJoint("fly", "floating", "world", "drone"));
   ASSERT_EQ(m.bodyCount(), 2);
   const int puck = *m.findBody("puck");
   const Joint& slide = m.joints[puck];
@@ -177,12 +173,10 @@ TEST(UrdfModel, PlanarAndFloatingJoints) {
 }
 
 TEST(UrdfModel, LimitsDampingAndFrictionBecomeForceElements) {
-  const Model m = parseUrdf(robot(urdfLink("base", 0) + urdfLink("a", 1.0) +
-                                  urdfJoint("j", "prismatic", "base", "a",
-                                        "<axis xyz=\"0 0 1\"/><limit lower=\"0.1\" upper=\"0.4\" effort=\"1\" velocity=\"1\"/>"
-                                        "<dynamics damping=\"0.7\" friction=\"0.2\"/>")),
-                            "robot.urdf")
-                      .build();
+  const Model m = urdfModel(urdfLink("base", 0) + urdfLink("a", 1.0) +
+                            urdfJoint("j", "prismatic", "base", "a",
+                            "<axis xyz=\"0 0 1\"/><limit lower=\"0.1\" upper=\"0.4\" effort=\"1\" velocity=\"1\"/>"
+                            "<dynamics damping=\"0.7\" friction=\"0.2\"/>"));
   EXPECT_EQ(m.joints[1].type, JointType::Prismatic);
   EXPECT_DOUBLE_EQ(m.q0[0], 0.1) << "0 clamped into the limits";
   ASSERT_EQ(m.jointLimits.size(), 1u);
@@ -195,11 +189,9 @@ TEST(UrdfModel, LimitsDampingAndFrictionBecomeForceElements) {
 }
 
 TEST(UrdfModel, MissingMeshBecomesAPlaceholderBoxAndAWarning) {
-  const Model m = parseUrdf(robot(urdfLink("base", 0) +
-                                  urdfLink("a", 1.0, "<visual><geometry><mesh filename=\"package://nowhere/a.stl\"/></geometry></visual>") +
-                                  urdfJoint("j", "continuous", "base", "a")),
-                            "robot.urdf")
-                      .build();
+  const Model m = urdfModel(urdfLink("base", 0) +
+                            urdfLink("a", 1.0, "<visual><geometry><mesh filename=\"package://nowhere/a.stl\"/></geometry></visual>") +
+                            urdfJoint("j", "continuous", "base", "a"));
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_NE(m.warnings[0].find("link 'a': mesh 'package://nowhere/a.stl' was not found"), std::string::npos) << m.warnings[0];
   ASSERT_EQ(m.bodies[1].shapes.size(), 1u);
