@@ -229,8 +229,11 @@ TEST(UrdfModel, WhatCannotBeMappedIsOneLocatedError) {
     const ModelError e = urdfError(c.xml);
     EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
     EXPECT_EQ(e.where().file, "robot.urdf") << e.what();
-    if (c.line >= 0) EXPECT_EQ(e.where().line, c.line) << e.what();
-    if (c.line < 0) EXPECT_GT(e.where().line, 0) << e.what();
+    if (c.line >= 0) {
+      EXPECT_EQ(e.where().line, c.line) << e.what();
+    } else {
+      EXPECT_GT(e.where().line, 0) << e.what();
+    }
   }
 }
 
