@@ -1,6 +1,7 @@
 // The linkages in Simbody 3.7: a MobilizedBody::Pin per body, each loop a Constraint::Ball
 // (coincident points; in the plane its z row holds identically, and Simbody's constraint
-// solves tolerate the redundant row), stepped by Runge-Kutta-Merson with projection onto the
+// solves tolerate the redundant row: two PointInPlane constraints instead, with no redundant
+// row, took the same time), stepped by Runge-Kutta-Merson with projection onto the
 // constraints. Compiled as C++17 without NDEBUG, as simbody_chain.cpp (see CMakeLists.txt).
 #include <Simbody.h>
 
@@ -47,6 +48,8 @@ class SimbodyLinkage final : public LinkageRun {
     integ_ = std::make_unique<RungeKuttaMersonIntegrator>(system_);
     integ_->setAccuracy(s.accuracy);
     integ_->setConstraintTolerance(s.constraintTolerance);
+    // Every step: projecting only when the error exceeds the tolerance (Simbody's default) lets
+    // the four-bar's loop open to 1.7e-10 m and saved at most 30 % (measured 2026-11-24).
     integ_->setProjectEveryStep(true);
     if (s.fixedStep > 0) integ_->setFixedStepSize(s.fixedStep);
   }
@@ -119,9 +122,10 @@ class SimbodyLinkage final : public LinkageRun {
 
 LinkageRuns makeSimbodyLinkages(const Linkage& linkage) {
   LinkageRuns runs;
-  // The closest to Articula's fixed-step RK4, and Simbody's usual error-controlled mode at an
-  // accuracy that keeps the energy drift small.
-  for (const Setting& s : {Setting{1e-3, 1e-3, 1e-10}, Setting{0, 1e-8, 1e-10}})
+  // The closest to Articula's fixed-step RK4, and Simbody's usual error-controlled mode at the
+  // loosest accuracy of 1e-8, 1e-9, 1e-10 that keeps the four-bar's energy drift below 1e-6 J
+  // (1e-8 gives 1.4e-6 J).
+  for (const Setting& s : {Setting{1e-3, 1e-3, 1e-10}, Setting{0, 1e-9, 1e-10}})
     runs.push_back(std::make_unique<SimbodyLinkage>(linkage, s));
   return runs;
 }
