@@ -48,17 +48,21 @@ double maxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {
 bool checkPhysics(const Linkage& l, const LinkageRuns& runs) {
   std::printf("%s (%s, %zu bodies, %zu loops): state at t = 0, Articula's assembly; E0 = %.12g J by Articula\n",
               l.name.c_str(), l.source.c_str(), l.bodies.size(), l.loops.size(), l.energy0);
-  std::printf("  %-9s %-10s %10s %10s %12s %14s  %s\n", "engine", "", "|dq|", "|dv|", "closure_m", "E-E_articula",
-              "|dqddot| (constrained)");
   const LinkageRun::Initial ref = runs.front()->initial();
+  double accScale = 0;
+  for (double a : ref.qddot) accScale = std::max(accScale, std::abs(a));
+  std::printf("  differences from row 1; Articula's constrained accelerations reach %.3g rad/s^2\n", accScale);
+  std::printf("  %3s %-9s %10s %10s %12s %14s  %s\n", "row", "engine", "|dq|", "|dv|", "closure_m", "E-E_articula",
+              "|dqddot| (constrained)");
   bool ok = true;
-  for (const auto& r : runs) {
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const auto& r = runs[k];
     const LinkageRun::Initial i = r->initial();
     const double dq = maxAbsDiff(i.q, ref.q), dv = maxAbsDiff(i.v, ref.v), de = i.energy - ref.energy;
     char acc[48] = "n/a";
     if (!i.qddot.empty()) std::snprintf(acc, sizeof acc, "%.3g", maxAbsDiff(i.qddot, ref.qddot));
     const bool same = dq <= 1e-9 && dv <= 1e-9 && std::abs(de) <= 1e-9 && i.closure <= 1e-9;
-    std::printf("  %-9s %-10s %10.2g %10.2g %12.2g %14.2g  %s%s\n", r->engine().c_str(), "", dq, dv, i.closure, de, acc,
+    std::printf("  %3zu %-9s %10.2g %10.2g %12.2g %14.2g  %s%s\n", k + 1, r->engine().c_str(), dq, dv, i.closure, de, acc,
                 same ? "" : "  *** MISMATCH ***");
     ok = ok && same;
   }
