@@ -105,6 +105,8 @@ class Observer final : public articula::SampleSink {
     if (std::isnan(f_.energy0)) f_.energy0 = e;
     f_.maxClosure = std::max(f_.maxClosure, closure);
     f_.maxEnergyDrift = std::max(f_.maxEnergyDrift, std::abs(e - f_.energy0));
+    f_.finalAngles.resize(static_cast<std::size_t>(m_.bodyCount()));  // the last sample's: tEnd
+    for (int i = 1; i <= m_.bodyCount(); ++i) f_.finalAngles[static_cast<std::size_t>(i - 1)] = s.q[m_.joints[i].iq];
   }
 
  private:

@@ -90,6 +90,11 @@ class DartLinkage final : public LinkageRun {
     }
   }
   long steps() const override { return steps_; }
+  std::vector<double> angles() override {
+    std::vector<double> q;
+    for (BodyNode* b : bodies_) q.push_back(b->getParentJoint()->getPosition(0));
+    return q;
+  }
   double closure() override {
     double worst = 0;
     for (const Ends& e : ends_)

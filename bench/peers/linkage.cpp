@@ -25,6 +25,7 @@ RunFigures LinkageRun::run(double tEnd, double observe) {
   }
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   f.steps = steps();
+  f.finalAngles = angles();
   return f;
 }
 

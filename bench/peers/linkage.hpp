@@ -60,6 +60,7 @@ struct RunFigures {
   double maxClosure = 0, maxEnergyDrift = 0;
   double energy0 = std::numeric_limits<double>::quiet_NaN();
   long steps = -1;  ///< integrator steps, where the engine says
+  std::vector<double> finalAngles;  ///< joint angles at tEnd, in the order of Linkage::bodies
 };
 
 /// One engine with one integrator setting on one linkage.
@@ -91,6 +92,8 @@ class LinkageRun {
   /// At the current state: max over the loops of |pA - pB| (m), and kinetic + potential energy.
   virtual double closure() { return 0; }
   virtual double energy() { return 0; }
+  /// Joint angles at the current state, in the order of Linkage::bodies.
+  virtual std::vector<double> angles() { return {}; }
 };
 
 using LinkageRuns = std::vector<std::unique_ptr<LinkageRun>>;

@@ -93,7 +93,9 @@ bool runLinkages(bool quick) {
         checked.push_back(r->run(kEnd, kObserve));
       } catch (const std::exception& e) {
         std::printf("  %s (%s) failed: %s\n", r->engine().c_str(), r->settings().c_str(), e.what());
-        checked.push_back({NAN, NAN, NAN, NAN, -1});
+        RunFigures failed;
+        failed.seconds = failed.maxClosure = failed.maxEnergyDrift = NAN;
+        checked.push_back(failed);
       }
     }
     // Timed runs, interleaved: each round runs every setting once, back to back.
@@ -120,14 +122,16 @@ bool runLinkages(bool quick) {
     std::printf("  10 s from rest; wall = median of %d interleaved rounds; vs_row1 and vs_best = median of the\n"
                 "  per-round ratios to the first row and to the fastest Articula row meeting closure < %.0e m and\n"
                 "  drift < %.0e J (row %zu%s); closure = max distance between the ends of a cut joint, drift = max\n"
-                "  |E(t) - E(0)|, both observed every 1 ms in a separate untimed run of the same setting\n",
+                "  |E(t) - E(0)|, both observed every 1 ms in a separate untimed run of the same setting; dq_10s =\n"
+                "  max |q(10 s) - q(10 s) of row 1| over the joints (rad): whether the motion is the same\n",
                 rounds, kClosureTarget, kDriftTarget, best + 1, anyBest ? "" : ": none meets them");
-    std::printf("  %3s %-9s %8s %8s %8s %8s %10s %10s  %s\n", "row", "engine", "wall_s", "vs_row1", "vs_best", "steps",
-                "closure_m", "drift_J", "integrator and settings");
+    std::printf("  %3s %-9s %8s %8s %8s %8s %10s %10s %9s  %s\n", "row", "engine", "wall_s", "vs_row1", "vs_best",
+                "steps", "closure_m", "drift_J", "dq_10s", "integrator and settings");
     for (std::size_t k = 0; k < runs.size(); ++k)
-      std::printf("  %3zu %-9s %8.4f %7.2fx %7.2fx %8ld %10.2e %10.2e  %s\n", k + 1, runs[k]->engine().c_str(),
+      std::printf("  %3zu %-9s %8.4f %7.2fx %7.2fx %8ld %10.2e %10.2e %9.2e  %s\n", k + 1, runs[k]->engine().c_str(),
                   median(seconds[k]), ratio(k, 0), ratio(k, best), checked[k].steps, checked[k].maxClosure,
-                  checked[k].maxEnergyDrift, runs[k]->settings().c_str());
+                  checked[k].maxEnergyDrift, maxAbsDiff(checked[k].finalAngles, checked[0].finalAngles),
+                  runs[k]->settings().c_str());
     std::printf("\n");
   }
   return ok;

@@ -141,6 +141,11 @@ class MujocoLinkage final : public LinkageRun {
     return worst;
   }
   double energy() override { return mujocoEnergy(model_, data_); }
+  std::vector<double> angles() override {
+    std::vector<double> q;
+    for (int a : qpos_) q.push_back(data_->qpos[a]);
+    return q;
+  }
 
  private:
   Linkage linkage_;

@@ -87,6 +87,11 @@ class SimbodyLinkage final : public LinkageRun {
   }
   long steps() const override { return integ_->getNumStepsTaken(); }
   double closure() override { return closureOf(integ_->getState()); }
+  std::vector<double> angles() override {
+    std::vector<double> q;
+    for (const MobilizedBody& m : mobs_) q.push_back(m.getOneQ(integ_->getState(), 0));
+    return q;
+  }
   double energy() override {
     const State& s = integ_->getState();
     system_.realize(s, Stage::Dynamics);
