@@ -83,6 +83,11 @@ bool runLinkages(bool quick) {
         std::printf("  cannot build %s in an engine: %s\n", l.name.c_str(), e.what());
       }
     }
+    if (runs.empty() || runs.front()->engine() != "articula") {
+      std::printf("  %s skipped: Articula, the reference, could not build it\n", l.name.c_str());
+      ok = false;
+      continue;
+    }
     ok = checkPhysics(l, runs) && ok;
 
     // Checked runs: observe every millisecond (the timed runs below follow the same
