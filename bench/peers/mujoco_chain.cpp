@@ -1,14 +1,9 @@
-// The chain in MuJoCo 2.2.2 (C API), built from MJCF generated here and loaded from an
-// in-memory virtual file system (2.2.2 has no mj_parseXMLString; mj_loadXML looks files
-// up in the VFS first, so no temporary files are needed).
-#include <mujoco/mujoco.h>
-
+// The chain in MuJoCo 2.2.2 (C API), built from MJCF generated here (mujoco_load.hpp).
 #include <algorithm>
-#include <cstring>
-#include <memory>
 #include <sstream>
 #include <stdexcept>
 
+#include "mujoco_load.hpp"
 #include "peer.hpp"
 
 namespace peers {
@@ -47,26 +42,16 @@ const char* kHeader =
     "<flag constraint=\"disable\" contact=\"disable\" limit=\"disable\" equality=\"disable\""
     " frictionloss=\"disable\" passive=\"disable\" actuation=\"disable\" sensor=\"disable\"/></option>";
 
-void addFile(mjVFS& vfs, const std::string& name, const std::string& text) {
-  if (mj_makeEmptyFileVFS(&vfs, name.c_str(), static_cast<int>(text.size())) != 0)
-    throw std::runtime_error("MuJoCo: cannot add " + name + " to the VFS");
-  std::memcpy(vfs.filedata[mj_findFileVFS(&vfs, name.c_str())], text.data(), text.size());
-}
-
 mjModel* loadChain(int n, bool spatial) {
-  auto vfs = std::make_unique<mjVFS>();  // ~2 MB of file-name slots: not on the stack
-  mj_defaultVFS(vfs.get());
+  std::vector<std::pair<std::string, std::string>> files;
   for (int first = 0; first < n; first += kBodiesPerFile) {
     const int last = std::min(n, first + kBodiesPerFile);
     const std::string bodies = bodiesXml(first, last, n, spatial);
-    addFile(*vfs, fileName(first / kBodiesPerFile),
-            first == 0 ? kHeader + ("<worldbody>" + bodies + "</worldbody></mujoco>")
-                       : "<mujoco>" + bodies + "</mujoco>");
+    files.emplace_back(fileName(first / kBodiesPerFile), first == 0
+                                                             ? kHeader + ("<worldbody>" + bodies + "</worldbody></mujoco>")
+                                                             : "<mujoco>" + bodies + "</mujoco>");
   }
-  char error[1000] = "";
-  mjModel* m = mj_loadXML("chain.xml", vfs.get(), error, sizeof error);
-  mj_deleteVFS(vfs.get());
-  if (!m) throw std::runtime_error(std::string("MuJoCo: ") + error);
+  mjModel* m = loadMjcf(files);
   // The compiled model is the intended one: one dof per link, no limits, damping, armature.
   bool ok = m->nv == n && m->nbody == n + 1;
   for (int j = 0; ok && j < m->njnt; ++j)
@@ -118,15 +103,7 @@ class MujocoChain final : public PeerChain {
     model_->opt.integrator = integrator;
     return true;
   }
-  double totalEnergy() override {
-    // mj_energyPos/Vel leave 0 unless the energy flag is on; it stays off while timing.
-    model_->opt.enableflags |= mjENBL_ENERGY;
-    mj_forward(model_, data_);
-    mj_energyPos(model_, data_);  // -sum m g.com: zero height at y = 0
-    mj_energyVel(model_, data_);
-    model_->opt.enableflags &= ~mjENBL_ENERGY;
-    return data_->energy[0] + data_->energy[1];
-  }
+  double totalEnergy() override { return mujocoEnergy(model_, data_); }
 
  private:
   mjModel* model_;

@@ -1,7 +1,8 @@
 // Forward dynamics of the chain benchmark in every engine found at build time (Articula and
 // its peers), timed in one run so the figures compare on the same machine at the same moment.
 // First checks that the engines build the same model (accelerations and energy agree).
-// Usage: peers [--csv FILE] [--quick]     exit status 1 when the engines disagree
+// Then 10 s whole runs of the chains and of closed-loop linkages (loop_runs.cpp).
+// Usage: peers [--csv FILE] [--quick] [--loops-only]     exit status 1 when the engines disagree
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,7 +12,9 @@
 #include <functional>
 #include <stdexcept>
 
+#include "loop_runs.hpp"
 #include "peer.hpp"
+#include "stats.hpp"
 
 using namespace peers;
 
@@ -184,11 +187,6 @@ class TimedChain {
   long k_ = 0;
 };
 
-double median(std::vector<double> x) {
-  std::sort(x.begin(), x.end());
-  return x[x.size() / 2];  // odd counts only
-}
-
 // Times the engines on one model in interleaved rounds: each round runs one batch of every
 // engine back to back, so a slow spell of the machine hits all of them alike. The ratio
 // to the reference (engine 0) is the median over rounds of the per-round ratio.
@@ -315,27 +313,9 @@ void wholeRuns(const std::vector<Engine>& list, bool quick) {
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::string csvPath;
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) {
-      csvPath = argv[++i];
-    } else if (!std::strcmp(argv[i], "--quick")) {
-      quick = true;
-    } else {
-      std::fprintf(stderr, "usage: peers [--csv FILE] [--quick]\n");
-      return 2;
-    }
-  }
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  const auto list = engines();
-  if (list.empty()) {
-    std::fprintf(stderr, "peers: no engine was found at build time\n");
-    return 2;
-  }
+// The chain part: the physics check, one forward-dynamics evaluation per engine and N, the
+// 10 s runs. Returns 0, 1 when the engines disagree, 2 when the CSV cannot be written.
+int runChains(const std::vector<Engine>& list, bool quick, const std::string& csvPath) {
   std::printf("engines and what is timed:\n");
   for (const auto& e : list) std::printf("  %-9s %s\n", e.name.c_str(), e.make(2, false)->timedCalls().c_str());
   std::printf("\n");
@@ -388,5 +368,40 @@ int main(int argc, char** argv) {
       }
     }
   wholeRuns(list, quick);
+  return agree ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string csvPath;
+  bool quick = false, loopsOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) {
+      csvPath = argv[++i];
+    } else if (!std::strcmp(argv[i], "--quick")) {
+      quick = true;
+    } else if (!std::strcmp(argv[i], "--loops-only")) {
+      loopsOnly = true;
+    } else {
+      std::fprintf(stderr, "usage: peers [--csv FILE] [--quick] [--loops-only]\n");
+      return 2;
+    }
+  }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  const auto list = engines();
+  if (list.empty()) {
+    std::fprintf(stderr, "peers: no engine was found at build time\n");
+    return 2;
+  }
+  const int chains = loopsOnly ? 0 : runChains(list, quick, csvPath);
+  if (chains == 2) return 2;
+  bool agree = chains == 0;
+#ifdef PEERS_HAVE_ARTICULA
+  // 3. Closed loops (the linkages are read and assembled by Articula).
+  agree = runLinkages(quick) && agree;
+#else
+  std::printf("\nclosed-loop linkages skipped: they need Articula (PEERS_WITH_ARTICULA)\n");
+#endif
   return agree ? 0 : 1;
 }
