@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 #include <regex>
+#include <sstream>
 #include <set>
 
 #include "articula/io/plot_decimation.hpp"
@@ -28,16 +29,19 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
-/// The points of every polyline of the document.
+/// The points of every polyline of the document. Read by hand: std::regex recurses once per
+/// character matched and overflows the stack (under ASan) on the long point lists of big plots.
 std::vector<std::vector<std::pair<double, double>>> polylines(const std::string& svg) {
   std::vector<std::vector<std::pair<double, double>>> lines;
-  const std::regex polyline("<polyline points=\"([^\"]*)\"");
-  const std::regex point("(-?[0-9.]+),(-?[0-9.]+)");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), polyline); it != std::sregex_iterator(); ++it) {
-    const std::string pts = (*it)[1];
+  const std::string head = "<polyline points=\"";
+  for (std::size_t at = svg.find(head); at != std::string::npos; at = svg.find(head, at)) {
+    at += head.size();
+    const std::size_t end = svg.find('"', at);
+    std::istringstream pts(svg.substr(at, end - at));
     lines.emplace_back();
-    for (auto p = std::sregex_iterator(pts.begin(), pts.end(), point); p != std::sregex_iterator(); ++p)
-      lines.back().emplace_back(std::stod((*p)[1]), std::stod((*p)[2]));
+    double x = 0.0, y = 0.0;
+    char comma = 0;
+    while (pts >> x >> comma >> y && comma == ',') lines.back().emplace_back(x, y);
   }
   return lines;
 }
