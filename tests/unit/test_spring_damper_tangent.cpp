@@ -48,6 +48,37 @@ Eigen::VectorXd forces(const Model& model, const Eigen::VectorXd& q, const Eigen
   return test_models::generalisedForces(model, 0.0, q, v);
 }
 
+// The joint-level generalised forces (ws.tau) alone: limits and friction act only there.
+Eigen::VectorXd jointForces(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  Workspace ws(model);
+  updateVelocities(model, ws, q, v);
+  evaluateForceElements(model, ws, 0.0, q, v);
+  return ws.tau;
+}
+
+struct Tangent {
+  Eigen::MatrixXd K, C;
+};
+
+// K = -dQ/dq and C = -dQ/dv of Q = f(model, q, v) at (model.q0, v), by central differences with
+// step 1e-6 (q moved along the joints' velocity-space increments).
+template <class Forces>
+Tangent centralDifferences(const Model& model, const Eigen::VectorXd& v, Forces f) {
+  constexpr double eps = 1e-6;
+  const int n = model.nv;
+  Tangent t{Eigen::MatrixXd(n, n), Eigen::MatrixXd(n, n)};
+  for (int j = 0; j < n; ++j) {
+    Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
+    step[j] = eps;
+    Eigen::VectorXd qp = model.q0, qm = model.q0;
+    integrateConfiguration(model, qp, step);
+    integrateConfiguration(model, qm, Eigen::VectorXd(-step));
+    t.K.col(j) = -(f(model, qp, v) - f(model, qm, v)) / (2 * eps);
+    t.C.col(j) = -(f(model, model.q0, v + step) - f(model, model.q0, v - step)) / (2 * eps);
+  }
+  return t;
+}
+
 }  // namespace
 
 // Central differences with eps = 1e-6 err by about eps^2 |Q'''| ~ 1e-10 relative, and round-off
@@ -64,34 +95,14 @@ TEST(SpringDamperTangent, MatchesCentralDifferencesOfTheForces) {
     ASSERT_TRUE(tangent.active());
     tangent.evaluate(ws, model.q0, Eigen::VectorXd::Zero(n), K, C);
 
-    constexpr double eps = 1e-6;
-    const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(n);
-    Eigen::MatrixXd Kfd(n, n), Cfd(n, n);
-    for (int j = 0; j < n; ++j) {
-      Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
-      step[j] = eps;
-      Eigen::VectorXd qp = model.q0, qm = model.q0;
-      integrateConfiguration(model, qp, step);
-      integrateConfiguration(model, qm, Eigen::VectorXd(-step));
-      Kfd.col(j) = -(forces(model, qp, v0) - forces(model, qm, v0)) / (2 * eps);
-      // At v = 0 the velocity products are even in v and cancel in the central difference.
-      Cfd.col(j) = -(forces(model, model.q0, step) - forces(model, model.q0, Eigen::VectorXd(-step))) / (2 * eps);
-    }
+    // At v = 0 the velocity products are even in v and cancel in the central difference of C.
+    const Tangent fd = centralDifferences(model, Eigen::VectorXd::Zero(n), forces);
+    const Eigen::MatrixXd &Kfd = fd.K, &Cfd = fd.C;
     EXPECT_LT((K - Kfd).norm(), 1e-7 * Kfd.norm()) << "seed " << seed;
     EXPECT_LT((C - Cfd).norm(), 1e-7 * Cfd.norm()) << "seed " << seed;
     EXPECT_LT((K - K.transpose()).norm(), 1e-14 * K.norm());
   }
 }
-
-namespace {
-// The joint-level generalised forces (ws.tau) alone: limits and friction act only there.
-Eigen::VectorXd jointForces(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  Workspace ws(model);
-  updateVelocities(model, ws, q, v);
-  evaluateForceElements(model, ws, 0.0, q, v);
-  return ws.tau;
-}
-}  // namespace
 
 // Every scalar joint past the upper end of its range, moving, with Coulomb friction: K and C are
 // the derivatives of the active stop and of the regularised friction. Same tolerance as above.
@@ -114,20 +125,12 @@ TEST(SpringDamperTangent, JointLimitsAndFrictionMatchCentralDifferences) {
   const int n = model.nv;
   Workspace ws(model);
   updatePositions(model, ws, model.q0);
-  Eigen::MatrixXd K(n, n), C(n, n), Kfd(n, n), Cfd(n, n);
+  Eigen::MatrixXd K(n, n), C(n, n);
   SpringDamperTangent tangent(model);
   ASSERT_TRUE(tangent.active());
   tangent.evaluate(ws, model.q0, v, K, C);
-  constexpr double eps = 1e-6;
-  for (int c = 0; c < n; ++c) {
-    Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
-    step[c] = eps;
-    Eigen::VectorXd qp = model.q0, qm = model.q0;
-    integrateConfiguration(model, qp, step);
-    integrateConfiguration(model, qm, Eigen::VectorXd(-step));
-    Kfd.col(c) = -(jointForces(model, qp, v) - jointForces(model, qm, v)) / (2 * eps);
-    Cfd.col(c) = -(jointForces(model, model.q0, v + step) - jointForces(model, model.q0, v - step)) / (2 * eps);
-  }
+  const Tangent fd = centralDifferences(model, v, jointForces);
+  const Eigen::MatrixXd &Kfd = fd.K, &Cfd = fd.C;
   EXPECT_NEAR(K.trace(), 1e3 * static_cast<double>(model.jointLimits.size()), 1e-9) << "every stop is active";
   EXPECT_LT((K - Kfd).norm(), 1e-7 * Kfd.norm());
   EXPECT_LT((C - Cfd).norm(), 1e-7 * Cfd.norm());
