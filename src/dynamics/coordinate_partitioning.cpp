@@ -52,7 +52,7 @@ class CoordinatePartitioning::DependentBlock {
 };
 
 // The square r x r block of the independent equations, by LU with partial pivoting; its
-// conditioning is LU's reciprocal condition estimate.
+// conditioning is the ratio of its smallest to its largest pivot.
 class CoordinatePartitioning::DenseBlock final : public DependentBlock {
  public:
   void select(const std::vector<int>& dependent, const std::vector<int>& rows, int rhsColumns) override {
@@ -68,7 +68,11 @@ class CoordinatePartitioning::DenseBlock final : public DependentBlock {
     for (int a = 0; a < r; ++a)
       for (int b = 0; b < r; ++b) Jd_(a, b) = J((*rows_)[a], (*dependent_)[b]);
     lu_.compute(Jd_);
-    return lu_.rcond();
+    // min |U_kk| / max |U_kk|: Eigen's rcond() would allocate at every evaluation, and the
+    // estimate is only compared with its own value at selection, as the SPQR path's R diagonal is.
+    const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
+    const double largest = pivots.maxCoeff();
+    return largest > 0.0 ? pivots.minCoeff() / largest : 0.0;
   }
   void solve(const Eigen::Ref<const Eigen::MatrixXd>& B, Eigen::Ref<Eigen::MatrixXd> X) override {
     const auto r = static_cast<int>(Jd_.rows());
@@ -185,6 +189,7 @@ void CoordinatePartitioning::selectPartition(double t, const Eigen::VectorXd& q,
   solution_.resize(r, ni + 1);
   R_.setZero(n, ni);
   RtMR_.resize(ni, ni);
+  MR_.resize(model_.nv, ni);
   vi_.resize(ni);
   selected_ = true;
   conditioningAtSelection_ = 0.0;
@@ -232,7 +237,8 @@ void CoordinatePartitioning::accelerations(double t, const Eigen::VectorXd& q, c
     }
   }
   // Reduced equations R^T M R vdot_i = R^T (Q - M c), eq. (38).
-  RtMR_.noalias() = R_.transpose() * M_ * R_;
+  MR_.noalias() = M_ * R_;  // in a workspace: the triple product would make a heap temporary
+  RtMR_.noalias() = R_.transpose() * MR_;
   Q_.noalias() -= M_ * c_;
   vi_.noalias() = R_.transpose() * Q_;
   reducedLlt_.compute(RtMR_);

@@ -1,11 +1,12 @@
-// The step loop allocates nothing: global operator new is counted while a model is
-// integrated, after the workspaces were sized.
+// The step loop allocates nothing: every call to malloc (and so to operator new) is counted while
+// a model is integrated, after the workspaces were sized.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <limits>
 #include <new>
+#include <utility>
 
 #include "../simulation/four_bar_models.hpp"
 #include "articula/integrate/integrator.hpp"
@@ -16,23 +17,57 @@
 #include "articula/simulate/system.hpp"
 
 namespace {
-std::atomic<long> allocations{0};
+std::atomic<long> allocations{0};  ///< every heap allocation: calls to malloc and its relatives
+std::atomic<long> newCalls{0};     ///< of those, the ones made by operator new
+}
+
+
+// malloc itself is counted: Eigen's dynamic matrices allocate through it (not through operator
+// new), and so do CHOLMOD and KLU. glibc's own entry points do the work; defining malloc in the
+// executable interposes it for every library.
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
+
+void* malloc(std::size_t n) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(n);
+}
+void* calloc(std::size_t n, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t n) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(p, n);
+}
+void* aligned_alloc(std::size_t alignment, std::size_t n) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_memalign(alignment, n);
+}
+int posix_memalign(void** out, std::size_t alignment, std::size_t n) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  *out = __libc_memalign(alignment, n);
+  return *out ? 0 : 12;  // ENOMEM
+}
 }
 
 void* operator new(std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
+  newCalls.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
 void* operator new[](std::size_t n) { return operator new(n); }
 void* operator new(std::size_t n, std::align_val_t a) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::aligned_alloc(
-          static_cast<std::size_t>(a),
-          (n + static_cast<std::size_t>(a) - 1) / static_cast<std::size_t>(a) * static_cast<std::size_t>(a)))
-    return p;
+  newCalls.fetch_add(1, std::memory_order_relaxed);
+  const auto alignment = static_cast<std::size_t>(a);
+  if (void* p = std::aligned_alloc(alignment, (n + alignment - 1) / alignment * alignment)) return p;
   throw std::bad_alloc();
 }
+// These operators pair with the operator new above, which takes its memory from malloc.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
@@ -92,15 +127,18 @@ TEST(StepAllocations, HdcaAllocatesNothing) {
     system.canonicalState(qv, qp);
     integ->initialize(system, 0.0, qp);
     integ->step(1.0);  // warm-up
-    const long before = allocations.load();
+    const long before = allocations.load(), newBefore = newCalls.load();
     for (int k = 0; k < 200; ++k) integ->step(1.0);
-    return allocations.load() - before;
+    return std::pair(allocations.load() - before, newCalls.load() - newBefore);
   };
   const Model chain = makeChain(16, true);
-  EXPECT_EQ(count(chain, 1, false), 0);
-  EXPECT_EQ(count(chain, 2, false), 0);
-  EXPECT_EQ(count(test_models::fourBarWithShock(), 1, true), 0);
-  EXPECT_EQ(count(makeRssr(0.4), 1, true), 0);
+  EXPECT_EQ(count(chain, 1, false).first, 0);
+  EXPECT_EQ(count(chain, 2, false).first, 0);
+  // KNOWN GAP: with loops, the minimum-norm solve of the loop impulses (Eigen's
+  // CompleteOrthogonalDecomposition::solve) makes heap temporaries at every evaluation, so only
+  // operator new is held to zero here (docs/benchmarks.md, "The step loop allocates nothing").
+  EXPECT_EQ(count(test_models::fourBarWithShock(), 1, true).second, 0);
+  EXPECT_EQ(count(makeRssr(0.4), 1, true).second, 0);
 }
 
 TEST(StepAllocations, SemiRecursiveAllocatesNothing) {
@@ -108,9 +146,16 @@ TEST(StepAllocations, SemiRecursiveAllocatesNothing) {
   EXPECT_EQ(allocationsDuringSteps("semi-recursive", "rk4", model), 0);
 }
 
+// Closed loops by coordinate partitioning with the dense LU of the dependent block (the path of
+// small loops), with the positions and velocities projected after every step.
+TEST(StepAllocations, SemiRecursiveOnALoopAllocatesNothing) {
+  EXPECT_EQ(allocationsDuringSteps("semi-recursive", "rk4", test_models::fourBarWithShock()), 0);
+}
+
 namespace {
-// Operator new only: CHOLMOD and KLU allocate through malloc, which this test does not see; they
-// allocate nothing after their first factorisation (linalg/*.hpp), SPQR does (not on this path).
+// KNOWN GAP: operator new only. Counted at the malloc level these steps allocate (about 11 and 73
+// allocations per step on this four-bar: Eigen temporaries in the Newton iteration, and the
+// sparse factorisations), which is still to be removed (docs/benchmarks.md).
 void expectStructuralStepsAllocateNothing(const char* formulation, const Model& model,
                                           const AugmentedLagrangianOptions& options = {}) {
   Eigen::VectorXd q = model.q0, v = model.v0;
@@ -125,9 +170,9 @@ void expectStructuralStepsAllocateNothing(const char* formulation, const Model& 
     auto integ = makeStructuralIntegrator(integrator, std::numeric_limits<double>::quiet_NaN(), o, *problem);
     integ->initialize(system, 0.0, x);
     integ->step(1.0);
-    const long before = allocations.load();
+    const long before = newCalls.load();
     for (int k = 0; k < 200; ++k) integ->step(1.0);
-    EXPECT_EQ(allocations.load() - before, 0) << formulation << " " << integrator;
+    EXPECT_EQ(newCalls.load() - before, 0) << formulation << " " << integrator;
   }
 }
 }  // namespace
@@ -144,11 +189,12 @@ TEST(StepAllocations, IndexThreeFormulationsWithEveryStructuralIntegratorAllocat
 
 namespace {
 // Allocations of a whole simulate() run of tEnd seconds, without sinks.
-long allocationsOfRun(const Model& model, SimulationOptions o, double tEnd) {
+// `counter`: allocations (everything) or newCalls (operator new only).
+long allocationsOfRun(const Model& model, SimulationOptions o, double tEnd, const std::atomic<long>& counter = allocations) {
   o.tEnd = tEnd;
-  const long before = allocations.load();
+  const long before = counter.load();
   const SimulationResult r = simulate(model, o, {});
-  const long count = allocations.load() - before;
+  const long count = counter.load() - before;
   EXPECT_TRUE(r.ok) << r.error;
   return count;
 }
@@ -174,7 +220,9 @@ TEST(StepAllocations, SimulateRunLoopAllocatesNothingPerStep) {
   twoThreads.integrator = "rk4";
   twoThreads.augmentedLagrangian.derivatives.threads = 2;
   twoThreads.outputInterval = 0.002;
-  const long setUp = allocationsOfRun(chain, twoThreads, 0.01);
+  // OpenMP's runtime (libgomp) mallocs a varying few blocks as its threads come and go, so with
+  // two threads Articula's own allocations are counted: operator new.
+  const long setUp = allocationsOfRun(chain, twoThreads, 0.01, newCalls);
   EXPECT_GT(setUp, 0);  // the counter sees simulate()'s own allocations
-  EXPECT_EQ(allocationsOfRun(chain, twoThreads, 0.02), setUp);
+  EXPECT_EQ(allocationsOfRun(chain, twoThreads, 0.02, newCalls), setUp);
 }

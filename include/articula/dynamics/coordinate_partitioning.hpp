@@ -19,8 +19,8 @@
 // but compatible block (every equation x dependent columns) by SuiteSparseQR. Its pattern,
 // derived once per model from the topology (a loop's rows involve only the joints on the root
 // paths of its two bodies), is analysed once per split and refactorised numerically per
-// evaluation. The conditioning watched for re-selection is then SPQR's min |R_kk| / max |R_kk|
-// instead of LU's rcond; either is compared with its own value at selection.
+// evaluation. The conditioning watched for re-selection is min |R_kk| / max |R_kk| of SPQR's R,
+// or min |U_kk| / max |U_kk| of the dense LU; either is compared with its own value at selection.
 #pragma once
 
 #include <Eigen/Cholesky>
@@ -51,9 +51,8 @@ class CoordinatePartitioning final : public Formulation {
   explicit CoordinatePartitioning(const Model& model, DependentSolver solver = DependentSolver::Automatic);
   ~CoordinatePartitioning() override;
   std::string_view name() const override { return "semi-recursive"; }
-  /// Its own workspaces are sized once per split; the factorisations allocate inside each call:
-  /// Eigen's rcond estimate a few r-vectors (dense path), SPQR its numeric factor and its solve
-  /// results (sparse path, linalg/sparse_qr.hpp).
+  /// Its own workspaces are sized once per split. The dense path allocates nothing per call; the
+  /// sparse path does: SPQR its numeric factor and its solve results (linalg/sparse_qr.hpp).
   void accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& vdot) override;
   bool correctState(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, double tol) override;
 
@@ -84,7 +83,7 @@ class CoordinatePartitioning final : public Formulation {
   DependentBlock* block_ = nullptr;                  // the one solving the current split
   std::vector<int> dependent_, independent_, rows_;  // columns and independent equations
   Eigen::MatrixXd rhs_, solution_;                   // [Phi_z^i | gamma] on every equation; (Phi_z^d)^-1 of it
-  Eigen::MatrixXd R_, M_, RtMR_;
+  Eigen::MatrixXd R_, M_, MR_, RtMR_;
   Eigen::LLT<Eigen::MatrixXd> reducedLlt_;
   Eigen::VectorXd Q_, c_, vi_, dq_;
   double conditioningAtSelection_ = 0.0;
