@@ -79,6 +79,17 @@ Tangent centralDifferences(const Model& model, const Eigen::VectorXd& v, Forces 
   return t;
 }
 
+// The analytic K and C at (model.q0, v).
+Tangent analytic(const Model& model, const Eigen::VectorXd& v) {
+  Workspace ws(model);
+  updatePositions(model, ws, model.q0);
+  Tangent t{Eigen::MatrixXd(model.nv, model.nv), Eigen::MatrixXd(model.nv, model.nv)};
+  SpringDamperTangent tangent(model);
+  EXPECT_TRUE(tangent.active());
+  tangent.evaluate(ws, model.q0, v, t.K, t.C);
+  return t;
+}
+
 }  // namespace
 
 // Central differences with eps = 1e-6 err by about eps^2 |Q'''| ~ 1e-10 relative, and round-off
@@ -87,16 +98,12 @@ Tangent centralDifferences(const Model& model, const Eigen::VectorXd& v, Forces 
 TEST(SpringDamperTangent, MatchesCentralDifferencesOfTheForces) {
   for (unsigned seed = 1; seed <= 6; ++seed) {
     const Model model = springTree(6, seed);
-    const int n = model.nv;
-    Workspace ws(model);
-    updatePositions(model, ws, model.q0);
-    Eigen::MatrixXd K(n, n), C(n, n);
-    SpringDamperTangent tangent(model);
-    ASSERT_TRUE(tangent.active());
-    tangent.evaluate(ws, model.q0, Eigen::VectorXd::Zero(n), K, C);
+    const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+    const Tangent a = analytic(model, v0);
+    const Eigen::MatrixXd &K = a.K, &C = a.C;
 
     // At v = 0 the velocity products are even in v and cancel in the central difference of C.
-    const Tangent fd = centralDifferences(model, Eigen::VectorXd::Zero(n), forces);
+    const Tangent fd = centralDifferences(model, v0, forces);
     const Eigen::MatrixXd &Kfd = fd.K, &Cfd = fd.C;
     EXPECT_LT((K - Kfd).norm(), 1e-7 * Kfd.norm()) << "seed " << seed;
     EXPECT_LT((C - Cfd).norm(), 1e-7 * Cfd.norm()) << "seed " << seed;
@@ -122,13 +129,8 @@ TEST(SpringDamperTangent, JointLimitsAndFrictionMatchCentralDifferences) {
   }
   const Model model = b.build();
   ASSERT_FALSE(model.jointLimits.empty());
-  const int n = model.nv;
-  Workspace ws(model);
-  updatePositions(model, ws, model.q0);
-  Eigen::MatrixXd K(n, n), C(n, n);
-  SpringDamperTangent tangent(model);
-  ASSERT_TRUE(tangent.active());
-  tangent.evaluate(ws, model.q0, v, K, C);
+  const Tangent a = analytic(model, v);
+  const Eigen::MatrixXd &K = a.K, &C = a.C;
   const Tangent fd = centralDifferences(model, v, jointForces);
   const Eigen::MatrixXd &Kfd = fd.K, &Cfd = fd.C;
   EXPECT_NEAR(K.trace(), 1e3 * static_cast<double>(model.jointLimits.size()), 1e-9) << "every stop is active";
