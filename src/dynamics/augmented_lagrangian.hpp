@@ -36,7 +36,7 @@ inline void newmarkStep(const StructuralParameters& p, double h, Eigen::Ref<cons
   dz = h * vn + (0.5 * h * h) * an;
 }
 
-inline double infNorm(const Eigen::VectorXd &x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
+inline double infNorm(Eigen::Ref<const Eigen::VectorXd> x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
 
 /// alpha: the option, or automatic (1e4 max diag M / (beta h^2)).
 inline double penalty(const AugmentedLagrangianOptions &options, double massScale, double beta, double h) {

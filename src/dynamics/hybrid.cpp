@@ -73,9 +73,11 @@ void HybridFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& targe
   // W + weight J^T J = the tangent matrix (eq. (35)-(36)); repeated, it converges to J y = target.
   const Eigen::MatrixXd& J = constraints_.J;
   for (int k = 0; k < augmented_lagrangian::kMaxProjectionIterations; ++k) {
-    e_.noalias() = J * y - target;
+    e_.noalias() = J * y;  // products apart from sums: combined, they make heap temporaries
+    e_ -= target;
     if (infNorm(e_) <= options_.projectionTolerance) return;
-    r_.noalias() = weight * (J.transpose() * e_);
+    r_.noalias() = J.transpose() * e_;
+    r_ *= weight;
     solveTangent(r_);
     y -= r_;
   }
@@ -141,7 +143,8 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
       break;
     }
     // Residual of eq. (1) at t_{n+1}, scaled like eq. (27).
-    r_.noalias() = M_ * qdd_ - Q_;
+    r_.noalias() = M_ * qdd_;  // the product on its own: inside a sum it makes a heap temporary
+    r_ -= Q_;
     if (constraints_.size()) {
       e_ = alpha * constraints_.g + lambda_;
       r_.noalias() += constraints_.J.transpose() * e_;

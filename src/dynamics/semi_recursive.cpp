@@ -59,11 +59,18 @@ void SemiRecursiveDynamics::bodyTerms(const Workspace& ws) {
   }
 }
 
+void SemiRecursiveDynamics::jointForce(const Workspace& ws, int i, Eigen::Ref<Eigen::VectorXd> Q) const {
+  const Joint& j = model_.joints[i];
+  // eq. (15), as a lazy product: Eigen's matrix-vector kernel would copy its operands to the heap
+  Q.segment(j.iv, j.nv).noalias() = R_[i].transpose().lazyProduct(Qsum_[i].vector());
+  Q.segment(j.iv, j.nv) += ws.tau.segment(j.iv, j.nv);
+}
+
 void SemiRecursiveDynamics::forces(const Workspace& ws, Eigen::Ref<Eigen::VectorXd> Q) {
   bodyTerms(ws);
   for (int i = model_.bodyCount(); i >= 1; --i) {  // leaves to root, eq. (19)
     const Joint& j = model_.joints[i];
-    Q.segment(j.iv, j.nv) = ws.tau.segment(j.iv, j.nv) + R_[i].transpose() * Qsum_[i].vector();  // eq. (15)
+    jointForce(ws, i, Q);
     if (j.parent != 0) Qsum_[j.parent] += Qsum_[i];
   }
 }
@@ -74,9 +81,7 @@ void SemiRecursiveDynamics::evaluate(const Workspace& ws, Eigen::Ref<Eigen::Matr
   for (int i = model_.bodyCount(); i >= 1; --i) {  // leaves to root, eq. (17) and (19)
     const Joint& j = model_.joints[i];
     const MotionSubspace& Ri = R_[i];
-    // eq. (15); a lazy product: Eigen's matrix-vector kernel would copy the operands to the heap
-    Q.segment(j.iv, j.nv).noalias() = Ri.transpose().lazyProduct(Qsum_[i].vector());
-    Q.segment(j.iv, j.nv) += ws.tau.segment(j.iv, j.nv);
+    jointForce(ws, i, Q);
     // Column block i of eq. (14): M_ki = R_k^T M^Sigma_i R_i for body i and each ancestor k.
     F_.resize(6, j.nv);
     for (int col = 0; col < j.nv; ++col) F_.col(col) = (Msum_[i] * Motion::fromVector(Ri.col(col))).vector();

@@ -29,6 +29,8 @@ class SemiRecursiveDynamics {
 
  private:
   void bodyTerms(const Workspace& ws);
+  /// Q_i = tau_i + R_i^T Qsum_i for the coordinates of joint i, eq. (15).
+  void jointForce(const Workspace& ws, int i, Eigen::Ref<Eigen::VectorXd> Q) const;
 
   const Model& model_;
   std::vector<MotionSubspace> R_;      ///< world motion subspace of each joint
