@@ -14,22 +14,13 @@ using urdf_io::Pose;
 
 namespace {
 
-// Mass, first moment and inertia about the body origin, summed over the links lumped into a body.
-struct MassParts {
-  double mass = 0.0;
-  Vec3 firstMoment = Vec3::Zero();
-  Mat3 inertiaAtOrigin = Mat3::Zero();
-};
-
 struct BodyParts {
   std::string name;
   SourceLocation where;
   std::string movedBy;  ///< the joint that moves the body
-  MassParts mass;
+  SpatialInertia inertia;  ///< about the body origin, summed over the links lumped into the body
   std::vector<Shape> shapes;
 };
-
-Mat3 skewSquare(const Vec3& c) { return c.squaredNorm() * Mat3::Identity() - c * c.transpose(); }
 
 class UrdfMapper {
  public:
@@ -102,8 +93,10 @@ class UrdfMapper {
     }
     const bool scalar = j.type == JointType::Revolute || j.type == JointType::Prismatic;
     const bool limited = scalar && joint.type != urdf::Joint::CONTINUOUS && joint.limits;
-    if (limited) addLimit(joint, where);
-    if (scalar && limited) j.q0 = {std::clamp(0.0, joint.limits->lower, std::max(joint.limits->lower, joint.limits->upper))};
+    if (limited) {
+      addLimit(joint, where);
+      j.q0 = {std::clamp(0.0, joint.limits->lower, std::max(joint.limits->lower, joint.limits->upper))};
+    }
     if (joint.dynamics) addDynamics(joint, scalar, where);
     joints_.push_back(std::move(j));
     bodies_.push_back({child.name, doc_.link(child.name), joint.name, {}, {}});
@@ -138,24 +131,23 @@ class UrdfMapper {
     const Pose frame = linkInBody * urdf_io::toPose(in.origin);
     Mat3 I;
     I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-    MassParts& m = bodies_[static_cast<std::size_t>(body)].mass;
-    m.mass += in.mass;
-    m.firstMoment += in.mass * frame.p;
-    m.inertiaAtOrigin += frame.R * I * frame.R.transpose() + in.mass * skewSquare(frame.p);
+    bodies_[static_cast<std::size_t>(body)].inertia +=
+        SpatialInertia::fromMassComInertia(in.mass, frame.p, frame.R * I * frame.R.transpose());
   }
 
   BodySpec bodySpec(const BodyParts& b) const {
-    const MassParts& m = b.mass;
-    if (!(m.mass > 0.0))
+    const SpatialInertia& I = b.inertia;
+    if (!(I.m > 0.0))
       throw ModelError(b.where, "link '" + b.name + "'",
                        "has no mass, but joint '" + b.movedBy + "' moves it: every moving link (with the links fixed to it) "
                        "needs an <inertial> with a positive mass");
     BodySpec s;
     s.name = b.name;
     s.where = b.where;
-    s.mass = m.mass;
-    s.com = m.firstMoment / m.mass;
-    s.inertia = m.inertiaAtOrigin - m.mass * skewSquare(s.com);
+    s.mass = I.m;
+    s.com = I.h / I.m;
+    // Back to the centre of mass: less the inertia about the origin of a point mass at the com.
+    s.inertia = I.Ibar - SpatialInertia::fromMassComInertia(I.m, s.com, Mat3::Zero()).Ibar;
     s.inertia = 0.5 * (s.inertia + s.inertia.transpose());
     s.shapes = b.shapes;
     return s;
