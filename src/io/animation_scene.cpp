@@ -12,6 +12,7 @@
 
 #include "articula/io/mesh_file.hpp"
 #include "articula/io/sample_signals.hpp"
+#include "articula/model/builder.hpp"
 #include "articula/io/summary_json.hpp"
 #include "base64.hpp"
 
@@ -77,8 +78,7 @@ Shape inertiaBox(const Body& body) {
   s.position = body.com;
   if (!(body.mass > 0.0)) return s;
   const Eigen::SelfAdjointEigenSolver<Mat3> principal(body.inertiaCom);
-  const Vec3 I = principal.eigenvalues();
-  for (int i = 0; i < 3; ++i) s.size[i] = std::sqrt(std::max(0.0, 6.0 * (I.sum() - 2.0 * I[i]) / body.mass));
+  s.size = boxEdges(body.mass, principal.eigenvalues());
   s.rotation = principal.eigenvectors();
   if (s.rotation.determinant() < 0.0) s.rotation.col(2) *= -1.0;
   return s;

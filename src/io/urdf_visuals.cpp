@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "articula/model/builder.hpp"
+
 namespace articula::urdf_io {
 
 namespace fs = std::filesystem;
@@ -31,11 +33,9 @@ Vec3 placeholderSize(const urdf::Link& link) {
   constexpr double kDefault = 0.05;
   if (!link.inertial || !(link.inertial->mass > 0.0)) return Vec3::Constant(kDefault);
   const urdf::Inertial& in = *link.inertial;
-  const double m = in.mass;
-  // For a box, I_xx = m (b^2 + c^2) / 12, ... so a^2 = 6 (I_yy + I_zz - I_xx) / m.
-  const Vec3 squares = 6.0 / m * Vec3(in.iyy + in.izz - in.ixx, in.ixx + in.izz - in.iyy, in.ixx + in.iyy - in.izz);
-  Vec3 size;
-  for (int k = 0; k < 3; ++k) size[k] = squares[k] > 0.0 ? std::sqrt(squares[k]) : kDefault;
+  Vec3 size = boxEdges(in.mass, Vec3(in.ixx, in.iyy, in.izz));
+  for (int k = 0; k < 3; ++k)
+    if (size[k] == 0.0) size[k] = kDefault;
   return size.cwiseMax(1e-3);
 }
 

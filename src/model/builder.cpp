@@ -1,6 +1,7 @@
 #include "articula/model/builder.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -12,6 +13,12 @@ bool isGroundName(std::string_view name) { return name == "ground" || name == "w
 Mat3 boxInertia(double mass, const Vec3& e) {
   const Vec3 s = e.cwiseProduct(e);
   return (mass / 12.0) * Vec3(s.y() + s.z(), s.x() + s.z(), s.x() + s.y()).asDiagonal().toDenseMatrix();
+}
+
+Vec3 boxEdges(double mass, const Vec3& I) {
+  Vec3 edges;
+  for (int i = 0; i < 3; ++i) edges[i] = std::sqrt(std::max(0.0, 6.0 * (I.sum() - 2.0 * I[i]) / mass));
+  return edges;
 }
 
 Mat3 frameWithZ(const Vec3& z) {

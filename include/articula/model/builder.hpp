@@ -146,6 +146,10 @@ bool isGroundName(std::string_view name);
 
 /// Inertia tensor about the centre of mass of a uniform solid box with edges (a, b, c).
 Mat3 boxInertia(double mass, const Vec3& edges);
+/// The inverse: edges of the uniform box of this mass whose principal moments (about its edges'
+/// directions) are `moments`, a_i^2 = 6 (I_j + I_k - I_i) / m; 0 for an edge whose square is not
+/// positive (a point mass, a thin rod).
+Vec3 boxEdges(double mass, const Vec3& moments);
 
 /// Axes of a frame whose z axis is the unit vector z (x and y completed to a right-handed set;
 /// the identity for z = e_z).
