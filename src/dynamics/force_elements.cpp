@@ -31,14 +31,15 @@ SpringGeometry springGeometry(const Workspace& ws, const PointSpringDamper& s) {
   }
   return {d / L, L};
 }
+// How far q lies beyond the range of the limit: q - upper above it, q - lower below, else 0.
+double overrun(const JointLimit& l, double q) { return q > l.upper ? q - l.upper : q < l.lower ? q - l.lower : 0.0; }
 }  // namespace
 
 JointForce jointLimitForce(const JointLimit& l, double q, double qd) {
-  const double bound = q > l.upper ? l.upper : q < l.lower ? l.lower : q;
-  if (bound == q) return {};
-  const double tau = -l.stiffness * (q - bound) - l.damping * qd;
-  // The stop pushes and never pulls: past the upper bound tau <= 0, past the lower one tau >= 0.
-  if ((q > l.upper && tau > 0.0) || (q < l.lower && tau < 0.0)) return {};
+  const double x = overrun(l, q);
+  if (x == 0.0) return {};
+  const double tau = -l.stiffness * x - l.damping * qd;
+  if (tau * x > 0.0) return {};  // the stop pushes back into the range and never pulls
   return {tau, -l.stiffness, -l.damping};
 }
 
@@ -92,9 +93,8 @@ double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::Vec
     V += 0.5 * s.stiffness * x * x;
   }
   for (const auto& l : model.jointLimits) {
-    const double x = q[model.joints[l.joint].iq + l.dof];
-    const double beyond = x > l.upper ? x - l.upper : x < l.lower ? x - l.lower : 0.0;
-    V += 0.5 * l.stiffness * beyond * beyond;
+    const double x = overrun(l, q[model.joints[l.joint].iq + l.dof]);
+    V += 0.5 * l.stiffness * x * x;
   }
   for (const auto& s : model.pointSprings) {
     const double x = springGeometry(ws, s).length - s.restLength;
