@@ -1,5 +1,7 @@
 #include "articula/model/time_function.hpp"
 
+#include "articula/core/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -12,6 +14,11 @@ TimeFunction TimeFunction::constant(double c) {
   f.kind_ = Kind::Constant;
   f.a_ = {c};
   return f;
+}
+
+void TimeFunction::setConstant(double c) {
+  if (kind_ != Kind::Constant) throw Error("setConstant: the time function is not a constant");
+  a_[0] = c;
 }
 
 TimeFunction TimeFunction::polynomial(std::vector<double> coefficients) {

@@ -23,6 +23,10 @@ class TimeFunction {
   static TimeFunction table(std::vector<double> times, std::vector<double> values);
 
   Kind kind() const { return kind_; }
+  /// Sets the value of a constant function without allocating (a control input that an
+  /// optimisation writes before each evaluation, optimize/trajectory_gradient.hpp). Throws
+  /// articula::Error when the function is not a constant.
+  void setConstant(double c);
   double value(double t) const;
   double derivative(double t) const;
   double secondDerivative(double t) const;

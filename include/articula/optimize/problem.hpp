@@ -1,0 +1,105 @@
+// An optimal design / optimal control problem (seed 002 chapter 4, eq. (4.1)):
+//   minimise J(b) = integral_0^tf h(t, q, v, u) dt + S(q(tf), v(tf))
+// over a parameter vector b = [design parameters; control coefficients], subject to the equations
+// of motion of the model and to bounds on b. Design parameters change force elements or bodies of
+// the model; each control input u_c(t) = sum_k b_k phi_k(t) (optimize/control_basis.hpp) is a
+// generalised force on one joint coordinate or a force/torque on a body.
+// The problem is written in YAML next to the model (docs/optimal-control.md, io/problem_yaml.hpp)
+// or built here through the C++ API.
+#pragma once
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "articula/model/model.hpp"
+#include "articula/optimize/control_basis.hpp"
+
+namespace articula {
+
+/// One scalar property of the model that the optimiser may change.
+struct DesignParameter {
+  enum class Target {
+    SpringRestLength,   ///< PointSpringDamper::restLength
+    SpringStiffness,    ///< PointSpringDamper::stiffness
+    SpringDamping,      ///< PointSpringDamper::damping
+    JointSpringRest,    ///< JointSpringDamper::restPosition
+    JointSpringStiffness,
+    JointSpringDamping,
+    BodyMass,           ///< scales the body's mass and inertia together (density change)
+  };
+  std::string name;  ///< for messages and outputs, e.g. "spring1.rest_length"
+  Target target = Target::SpringRestLength;
+  int element = 0;   ///< index into the model's pointSprings / jointSprings / bodies
+  double initial = 0.0;
+  double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
+};
+
+/// The current value of the parameter in the model, and writing a new one into it.
+double readParameter(const Model& model, const DesignParameter& p);
+void writeParameter(Model& model, const DesignParameter& p, double value);
+std::string_view targetName(DesignParameter::Target target);  ///< "rest_length", "mass", ...
+
+/// A control input: a generalised force on a joint coordinate (torque of a revolute joint, force
+/// of a prismatic one), or a force along a fixed direction at a body point, or a torque about it.
+struct ControlInput {
+  std::string name;
+  enum class Kind { JointForce, BodyForce, BodyTorque } kind = Kind::JointForce;
+  int joint = 0, dof = 0;              ///< JointForce
+  int body = 0;                        ///< BodyForce / BodyTorque
+  Vec3 point = Vec3::Zero();           ///< BodyForce: application point in the body frame
+  Vec3 direction = Vec3::UnitX();      ///< unit vector, world frame
+  ControlBasis basis{ControlBasis::Kind::PiecewiseLinear, {0.0, 1.0}};
+  double initial = 0.0;  ///< initial value of every coefficient
+  double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
+};
+
+/// One term of the cost. Running terms are integrated over [0, tf]; terminal ones evaluated at tf.
+struct CostTerm {
+  enum class Kind {
+    MarkerPosition,   ///< w |r_P(q) - target(t)|^2, running or terminal
+    MarkerVelocity,   ///< w |v_P(q, v) - target(t)|^2, running or terminal
+    JointPosition,    ///< w (q_i - target(t))^2 on one scalar coordinate
+    JointVelocity,    ///< w (v_i - target(t))^2
+    ControlEffort,    ///< w u_c(t)^2 (running only)
+  };
+  Kind kind = Kind::MarkerPosition;
+  bool terminal = false;
+  double weight = 1.0;
+  int marker = 0;        ///< MarkerPosition / MarkerVelocity
+  int coordinate = 0;    ///< JointPosition: index into q; JointVelocity: into v
+  int control = 0;       ///< ControlEffort: index into controls
+  /// The target, per component (x, y, z for markers; one for joints); a marker target that
+  /// is not given is the marker's initial position (initialTarget) or zero velocity.
+  std::vector<TimeFunction> target;
+  bool initialTarget = false;  ///< MarkerPosition: track the marker's position at t = 0
+};
+
+struct OptimalControlProblem {
+  Model model;
+  std::string formulation = "auto";  ///< ODE formulations only (formulations() list)
+  std::string integrator = "rk4";    ///< explicit fixed-step: "euler", "heun" or "rk4"
+  double dt = 1e-3;
+  double tf = 1.0;
+  /// Constraint stabilisation inside the equations of motion (Baumgarte; 0 = none): the
+  /// gradient is that of the integrated ODE, so no projection after the step is allowed.
+  double baumgarteAlpha = 0.0, baumgarteBeta = 0.0;
+  std::vector<DesignParameter> design;
+  std::vector<ControlInput> controls;
+  std::vector<CostTerm> cost;
+
+  /// b = [design parameters; control 0 coefficients; control 1 coefficients; ...].
+  int parameterCount() const;
+  Eigen::VectorXd initialParameters() const;
+  Eigen::VectorXd lowerBounds() const;
+  Eigen::VectorXd upperBounds() const;
+  /// Name of parameter k, e.g. "spring1.rest_length" or "motor1[12]".
+  std::string parameterName(int k) const;
+};
+
+/// Throws articula::Error naming what is wrong: a formulation or integrator that does not fit,
+/// bounds that exclude the initial value, a cost term that refers to nothing, a model with
+/// quaternion joints (not yet supported by the gradients), no cost.
+void checkProblem(const OptimalControlProblem& problem);
+
+}  // namespace articula

@@ -1,0 +1,83 @@
+#include "cost_evaluator.hpp"
+
+#include "articula/kinematics/kinematics.hpp"
+
+namespace articula::detail {
+
+CostEvaluator::CostEvaluator(const Model& model, const std::vector<CostTerm>& terms, const Eigen::VectorXd& x0)
+    : model_(model), terms_(terms), ws_(model), q_(model.nq), v_(model.nv) {
+  q_ = x0.head(model.nq);
+  v_ = x0.tail(model.nv);
+  updatePositions(model_, ws_, q_);
+  for (const CostTerm& c : terms_) {
+    const bool marker = c.kind == CostTerm::Kind::MarkerPosition || c.kind == CostTerm::Kind::MarkerVelocity;
+    initialMarker_.push_back(marker ? pointPosition(ws_, model.markers[c.marker].body, model.markers[c.marker].position)
+                                    : Vec3::Zero());
+    needVelocities_ = needVelocities_ || c.kind == CostTerm::Kind::MarkerVelocity;
+    (c.terminal ? hasTerminal_ : hasRunning_) = true;
+  }
+}
+
+double CostEvaluator::running(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u) {
+  return hasRunning_ ? sum(false, t, x, &u) : 0.0;
+}
+
+double CostEvaluator::terminal(double tf, const Eigen::VectorXd& x) {
+  return hasTerminal_ ? sum(true, tf, x, nullptr) : 0.0;
+}
+
+double CostEvaluator::sum(bool terminal, double t, const Eigen::VectorXd& x, const Eigen::VectorXd* u) {
+  q_ = x.head(model_.nq);
+  v_ = x.tail(model_.nv);
+  updatePositions(model_, ws_, q_);
+  if (needVelocities_) updateVelocities(model_, ws_, q_, v_);
+  double total = 0.0;
+  for (std::size_t k = 0; k < terms_.size(); ++k) {
+    const CostTerm& c = terms_[k];
+    if (c.terminal != terminal) continue;
+    // target component i at time t (absent: the default)
+    const auto target = [&](int i, double fallback) {
+      return i < static_cast<int>(c.target.size()) ? c.target[static_cast<std::size_t>(i)].value(t) : fallback;
+    };
+    double e2 = 0.0;
+    switch (c.kind) {
+      case CostTerm::Kind::MarkerPosition: {
+        const Marker& m = model_.markers[c.marker];
+        const Vec3 r = pointPosition(ws_, m.body, m.position);
+        for (int i = 0; i < 3; ++i) {
+          const double e = r[i] - (c.initialTarget ? initialMarker_[k][i] : target(i, 0.0));
+          e2 += e * e;
+        }
+        break;
+      }
+      case CostTerm::Kind::MarkerVelocity: {
+        const Marker& m = model_.markers[c.marker];
+        const Vec3 r = pointVelocity(ws_, m.body, m.position);
+        for (int i = 0; i < 3; ++i) {
+          const double e = r[i] - target(i, 0.0);
+          e2 += e * e;
+        }
+        break;
+      }
+      case CostTerm::Kind::JointPosition: {
+        const double e = q_[c.coordinate] - target(0, 0.0);
+        e2 = e * e;
+        break;
+      }
+      case CostTerm::Kind::JointVelocity: {
+        const double e = v_[c.coordinate] - target(0, 0.0);
+        e2 = e * e;
+        break;
+      }
+      case CostTerm::Kind::ControlEffort: {
+        const double e = (*u)[c.control];
+        e2 = e * e;
+        break;
+      }
+    }
+    total += c.weight * e2;
+  }
+  return total;
+}
+
+}  // namespace articula::detail

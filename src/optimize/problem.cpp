@@ -1,0 +1,154 @@
+#include "articula/optimize/problem.hpp"
+
+#include <cmath>
+
+#include "articula/dynamics/formulation.hpp"
+
+namespace articula {
+
+std::string_view targetName(DesignParameter::Target target) {
+  using T = DesignParameter::Target;
+  switch (target) {
+    case T::SpringRestLength: return "rest_length";
+    case T::SpringStiffness: return "stiffness";
+    case T::SpringDamping: return "damping";
+    case T::JointSpringRest: return "rest_position";
+    case T::JointSpringStiffness: return "stiffness";
+    case T::JointSpringDamping: return "damping";
+    case T::BodyMass: return "mass";
+  }
+  return "?";
+}
+
+double readParameter(const Model& model, const DesignParameter& p) {
+  using T = DesignParameter::Target;
+  const auto e = static_cast<std::size_t>(p.element);
+  switch (p.target) {
+    case T::SpringRestLength: return model.pointSprings.at(e).restLength;
+    case T::SpringStiffness: return model.pointSprings.at(e).stiffness;
+    case T::SpringDamping: return model.pointSprings.at(e).damping;
+    case T::JointSpringRest: return model.jointSprings.at(e).restPosition;
+    case T::JointSpringStiffness: return model.jointSprings.at(e).stiffness;
+    case T::JointSpringDamping: return model.jointSprings.at(e).damping;
+    case T::BodyMass: return model.bodies.at(e).mass;
+  }
+  return 0.0;
+}
+
+void writeParameter(Model& model, const DesignParameter& p, double value) {
+  using T = DesignParameter::Target;
+  const auto e = static_cast<std::size_t>(p.element);
+  switch (p.target) {
+    case T::SpringRestLength: model.pointSprings.at(e).restLength = value; return;
+    case T::SpringStiffness: model.pointSprings.at(e).stiffness = value; return;
+    case T::SpringDamping: model.pointSprings.at(e).damping = value; return;
+    case T::JointSpringRest: model.jointSprings.at(e).restPosition = value; return;
+    case T::JointSpringStiffness: model.jointSprings.at(e).stiffness = value; return;
+    case T::JointSpringDamping: model.jointSprings.at(e).damping = value; return;
+    case T::BodyMass: {
+      // The density changes, the shape does not: mass and inertia scale together, the centre
+      // of mass stays.
+      Body& b = model.bodies.at(e);
+      const double scale = value / b.mass;
+      b.mass = value;
+      b.inertiaCom *= scale;
+      b.inertia = SpatialInertia::fromMassComInertia(b.mass, b.com, b.inertiaCom);
+      return;
+    }
+  }
+}
+
+int OptimalControlProblem::parameterCount() const {
+  int n = static_cast<int>(design.size());
+  for (const ControlInput& c : controls) n += c.basis.size();
+  return n;
+}
+
+namespace {
+// Fills one entry per parameter: design values, then each control's coefficients.
+template <class DesignValue, class ControlValue>
+Eigen::VectorXd perParameter(const OptimalControlProblem& p, DesignValue design, ControlValue control) {
+  Eigen::VectorXd b(p.parameterCount());
+  int k = 0;
+  for (const DesignParameter& d : p.design) b[k++] = design(d);
+  for (const ControlInput& c : p.controls)
+    for (int i = 0; i < c.basis.size(); ++i) b[k++] = control(c);
+  return b;
+}
+}  // namespace
+
+Eigen::VectorXd OptimalControlProblem::initialParameters() const {
+  return perParameter(*this, [](const DesignParameter& d) { return d.initial; },
+                      [](const ControlInput& c) { return c.initial; });
+}
+Eigen::VectorXd OptimalControlProblem::lowerBounds() const {
+  return perParameter(*this, [](const DesignParameter& d) { return d.lower; },
+                      [](const ControlInput& c) { return c.lower; });
+}
+Eigen::VectorXd OptimalControlProblem::upperBounds() const {
+  return perParameter(*this, [](const DesignParameter& d) { return d.upper; },
+                      [](const ControlInput& c) { return c.upper; });
+}
+
+std::string OptimalControlProblem::parameterName(int k) const {
+  if (k < static_cast<int>(design.size())) return design[static_cast<std::size_t>(k)].name;
+  k -= static_cast<int>(design.size());
+  for (const ControlInput& c : controls) {
+    if (k < c.basis.size()) return c.name + "[" + std::to_string(k) + "]";
+    k -= c.basis.size();
+  }
+  return "?";
+}
+
+void checkProblem(const OptimalControlProblem& p) {
+  const Model& m = p.model;
+  if (m.nq != m.nv)
+    throw Error("gradients are not yet available for models with ball or free joints (quaternion coordinates): "
+                "model '" + m.name + "' has " + std::to_string(m.nq) + " position and " + std::to_string(m.nv) +
+                " velocity coordinates");
+  if (!(p.tf > 0.0) || !std::isfinite(p.tf)) throw Error("the final time must be a positive number");
+  if (!(p.dt > 0.0) || !(p.dt <= p.tf)) throw Error("the time step must be positive and not exceed the final time");
+  const auto& list = formulations();
+  bool known = false;
+  for (const FormulationInfo& f : list)
+    if (f.name == p.formulation && !f.index3 && f.name != "hdca") known = true;
+  if (!known && p.formulation != "auto")
+    throw Error("formulation '" + p.formulation +
+                "' cannot be differentiated here: use one of the ODE formulations aba, crba, semi-recursive, "
+                "reference (or auto)");
+  checkTopology(p.formulation == "auto" ? (m.hasConstraints() ? "reference" : "aba") : p.formulation, m);
+  if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4")
+    throw Error("integrator '" + p.integrator + "' has no discrete adjoint here: use euler, heun or rk4");
+  if (p.cost.empty()) throw Error("the problem has no cost term");
+  if (p.parameterCount() == 0) throw Error("the problem has no design parameter and no control");
+  const Eigen::VectorXd b = p.initialParameters(), lo = p.lowerBounds(), hi = p.upperBounds();
+  for (int k = 0; k < b.size(); ++k) {
+    if (!std::isfinite(b[k])) throw Error("the initial value of " + p.parameterName(k) + " is not a finite number");
+    if (!(lo[k] <= b[k] && b[k] <= hi[k]))
+      throw Error("the initial value of " + p.parameterName(k) + " (" + std::to_string(b[k]) +
+                  ") lies outside its bounds [" + std::to_string(lo[k]) + ", " + std::to_string(hi[k]) + "]");
+  }
+  for (const DesignParameter& d : p.design)
+    if (d.target == DesignParameter::Target::BodyMass && !(d.lower > 0.0))
+      throw Error("design parameter " + d.name + ": a mass needs a positive lower bound");
+  for (const CostTerm& c : p.cost) {
+    switch (c.kind) {
+      case CostTerm::Kind::MarkerPosition:
+      case CostTerm::Kind::MarkerVelocity:
+        if (c.marker < 0 || c.marker >= static_cast<int>(m.markers.size())) throw Error("cost term: no such marker");
+        break;
+      case CostTerm::Kind::JointPosition:
+      case CostTerm::Kind::JointVelocity:
+        if (c.coordinate < 0 || c.coordinate >= m.nv) throw Error("cost term: no such joint coordinate");
+        break;
+      case CostTerm::Kind::ControlEffort:
+        if (c.terminal) throw Error("a control-effort cost term cannot be terminal");
+        if (c.control < 0 || c.control >= static_cast<int>(p.controls.size()))
+          throw Error("cost term: no such control");
+        break;
+    }
+    if (!std::isfinite(c.weight)) throw Error("cost term: the weight is not a finite number");
+  }
+}
+
+}  // namespace articula
