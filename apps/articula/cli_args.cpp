@@ -36,6 +36,14 @@ usage:
                                            rebuild the 3D animation page of the run in RESULTS from its
                                            results.csv (default RESULTS/animation.html); the model is the
                                            one summary.json names unless --model gives it
+  articula gradient PROBLEM [--method LIST] [--start FILE.csv]
+                                           dJ/db of an optimal control/design problem (docs/optimal-control.md)
+                                           by each method in LIST (default adjoint,direct,fd), timed
+  articula optimize PROBLEM [--out DIR] [--algorithm NAME] [--max-evaluations N] [--gradient METHOD]
+                    [--start FILE.csv] [--quiet]
+                                           minimise the problem's cost; writes DIR/parameters.csv,
+                                           controls.csv, history.csv, optimization.json, the optimal
+                                           model optimum.yaml and its run (results.csv, animation.html)
   articula --help | --version
 
 simulate options:
@@ -81,6 +89,15 @@ plot options:
   --width PX, --height PX  image size (default 800 x 480, from 200 x 150); long series are thinned to
                          the pixel columns, keeping each column's minimum and maximum
   Values that are not finite (nan, inf) are left out with a warning naming the column and line.
+
+gradient and optimize options:
+  --method LIST          gradient: comma-separated adjoint (discrete adjoint, checkpointed), direct
+                         (forward sensitivities), fd (central finite differences of whole runs)
+  --gradient METHOD      optimize: the gradient the optimiser uses (default: the problem's, adjoint)
+  --algorithm NAME       optimize: lbfgs, slsqp, mma, ccsaq (NLopt; default: the problem's, lbfgs)
+  --max-evaluations N    optimize: cost-and-gradient evaluations allowed
+  --start FILE.csv       start from the values of a parameters.csv of an earlier run (warm start)
+  --out DIR              optimize: output directory (default out)
 
 exit status: 0 success, 1 the run failed (results up to the failure are kept), 2 bad command line, model or results
 )";
@@ -286,6 +303,44 @@ void parsePlotOrReport(Args& args, Command& c, const std::string& verb) {
   if (c.outputFile.empty()) throw UsageError(verb + " needs -o FILE");
 }
 
+GradientMethod gradientMethodFromName(const std::string& name, const std::string& flag) {
+  for (GradientMethod m : {GradientMethod::Adjoint, GradientMethod::DirectDifferentiation, GradientMethod::FiniteDifference})
+    if (gradientMethodName(m) == name) return m;
+  throw UsageError("option " + flag + ": unknown gradient method '" + name + "' (adjoint, direct, fd)");
+}
+
+void parseGradientOrOptimize(Args& args, Command& c, const std::string& verb) {
+  const bool optimize = c.kind == Command::Kind::Optimize;
+  parseInputAndOptions(args, verb, "problem file", c.problemPath, [&](const std::string& a) {
+    if (a == "--start")
+      c.startFile = args.value(a);
+    else if (!optimize && a == "--method") {
+      const std::string& list = args.value(a);
+      for (std::size_t start = 0;;) {
+        const std::size_t comma = list.find(',', start);
+        c.gradientMethods.push_back(
+            gradientMethodFromName(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start), a));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    } else if (optimize && a == "--gradient")
+      c.gradientMethods = {gradientMethodFromName(args.value(a), a)};
+    else if (optimize && a == "--algorithm")
+      c.algorithm = args.value(a);
+    else if (optimize && a == "--max-evaluations")
+      c.maxEvaluations = args.wholeNumber(a, 1, 1000000);
+    else if (optimize && a == "--out")
+      c.outDir = args.value(a);
+    else if (optimize && a == "--quiet")
+      c.quiet = true;
+    else
+      return false;
+    return true;
+  });
+  if (!optimize && c.gradientMethods.empty())
+    c.gradientMethods = {GradientMethod::Adjoint, GradientMethod::DirectDifferentiation, GradientMethod::FiniteDifference};
+}
+
 }  // namespace
 
 Command parse(const std::vector<std::string>& argv) {
@@ -335,11 +390,14 @@ Command parse(const std::vector<std::string>& argv) {
     if (!args.done()) throw UsageError("unexpected argument '" + args.next() + "'");
   } else if (verb == "generate") {
     parseGenerate(args, c);
+  } else if (verb == "gradient" || verb == "optimize") {
+    c.kind = verb == "gradient" ? Command::Kind::Gradient : Command::Kind::Optimize;
+    parseGradientOrOptimize(args, c, verb);
   } else if (verb == "plot" || verb == "report") {
     c.kind = verb == "plot" ? Command::Kind::Plot : Command::Kind::Report;
     parsePlotOrReport(args, c, verb);
   } else {
-    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, convert, generate, plot, report, view; see articula --help)");
+    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, convert, generate, plot, report, view, gradient, optimize; see articula --help)");
   }
   return c;
 }

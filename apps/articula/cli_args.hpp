@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "articula/optimize/trajectory_gradient.hpp"
 #include "articula/simulate/simulation.hpp"
 
 namespace articula::cli {
@@ -18,7 +19,7 @@ class UsageError : public std::runtime_error {
 };
 
 struct Command {
-  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report, View };
+  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report, View, Gradient, Optimize };
   Kind kind = Kind::Help;
   std::string helpTopic;  ///< help: the command whose help was asked for (empty: all)
   std::string modelPath;
@@ -44,6 +45,12 @@ struct Command {
     std::optional<std::string> title;  ///< default: the model name from summary.json
     int width = 800, height = 480;
   } plot;
+  // gradient | optimize
+  std::string problemPath;
+  std::vector<GradientMethod> gradientMethods;  ///< gradient: methods to compare; optimize: the one to use
+  std::string startFile;                        ///< --start: a parameters.csv to start from
+  std::optional<std::string> algorithm;         ///< optimize --algorithm
+  std::optional<int> maxEvaluations;            ///< optimize --max-evaluations
 };
 
 /// Parses argv[1..]; throws UsageError.

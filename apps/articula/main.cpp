@@ -11,6 +11,7 @@
 #include "articula/model/generators.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "optimize_command.hpp"
 #include "progress.hpp"
 #include "results_commands.hpp"
 #include "view_command.hpp"
@@ -138,6 +139,10 @@ int run(const cli::Command& c) {
       return cli::reportCommand(c);
     case cli::Command::Kind::View:
       return cli::viewCommand(c);
+    case cli::Command::Kind::Gradient:
+      return cli::gradientCommand(c);
+    case cli::Command::Kind::Optimize:
+      return cli::optimizeCommand(c);
   }
   return 2;
 }

@@ -21,31 +21,9 @@ namespace {
 
 using yaml::Choice;
 using yaml::describe;
+using yaml::forEach;
 using yaml::markLocation;
 using yaml::Reader;
-
-// "joint 'A'" when the element has a name, else its place in the list: "joints[2]".
-std::string elementLabel(const YAML::Node& item, const char* kind, const char* list, std::size_t index) {
-  if (item.IsMap()) {
-    const YAML::Node name = item["name"];
-    if (name.IsDefined() && name.IsScalar() && !name.Scalar().empty()) return std::string(kind) + " '" + name.Scalar() + "'";
-  }
-  return std::string(list) + "[" + std::to_string(index) + "]";
-}
-
-// Calls read(Reader) for each entry of the optional list under `key`; returns the count.
-template <class Read>
-std::size_t forEach(const Reader& top, const char* key, const char* kind, Read&& read) {
-  if (!top.has(key)) return 0;
-  const YAML::Node list = top.required(key);
-  if (!list.IsSequence()) top.fail(list, std::string(key) + ": expected a list, got " + describe(list));
-  std::size_t index = 0;
-  for (const YAML::Node& item : list) {
-    read(Reader(item, top.file(), elementLabel(item, kind, key, index)));
-    ++index;
-  }
-  return index;
-}
 
 // Joints named in `assembly: {lock: [...]}`, with their nodes for error messages.
 struct AssemblyLocks {

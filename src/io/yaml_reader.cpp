@@ -222,4 +222,12 @@ Vec3 Reader::toVec3(const YAML::Node& n, const std::string& what) const {
   return {v[0], v[1], v[2]};
 }
 
+std::string elementLabel(const YAML::Node& item, const char* kind, const char* list, std::size_t index) {
+  if (item.IsMap()) {
+    const YAML::Node name = item["name"];
+    if (name.IsDefined() && name.IsScalar() && !name.Scalar().empty()) return std::string(kind) + " '" + name.Scalar() + "'";
+  }
+  return std::string(list) + "[" + std::to_string(index) + "]";
+}
+
 }  // namespace articula::yaml

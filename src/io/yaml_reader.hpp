@@ -108,4 +108,22 @@ class Reader {
   std::string path_;
 };
 
+/// "joint 'A'" when a list entry has a name, else its place in the list: "joints[2]".
+std::string elementLabel(const YAML::Node& item, const char* kind, const char* list, std::size_t index);
+
+/// Calls read(Reader) for each entry of the optional list under `key` of `top`, each entry
+/// labelled by elementLabel; returns the count. Fails when the value is not a list.
+template <class Read>
+std::size_t forEach(const Reader& top, const char* key, const char* kind, Read&& read) {
+  if (!top.has(key)) return 0;
+  const YAML::Node list = top.required(key);
+  if (!list.IsSequence()) top.fail(list, std::string(key) + ": expected a list, got " + describe(list));
+  std::size_t index = 0;
+  for (const YAML::Node& item : list) {
+    read(Reader(item, top.file(), elementLabel(item, kind, key, index)));
+    ++index;
+  }
+  return index;
+}
+
 }  // namespace articula::yaml

@@ -1,0 +1,233 @@
+#include "optimize_command.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include "articula/io/animation.hpp"
+#include "articula/io/csv_writer.hpp"
+#include "articula/io/results_table.hpp"
+#include "articula/io/summary_json.hpp"
+#include "articula/io/yaml_model.hpp"
+#include "articula/io/yaml_problem.hpp"
+
+namespace articula::cli {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::ofstream openOutput(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw Error("cannot write '" + path + "'");
+  out << std::setprecision(17);
+  return out;
+}
+
+// A warm start: the `value` column of a parameters.csv written by an earlier optimize run, in
+// the problem's parameter order (names checked).
+Eigen::VectorXd readStart(const std::string& path, const OptimalControlProblem& p) {
+  const ResultsTable table = ResultsTable::read(path);
+  const auto value = table.find("value");
+  if (!value) throw Error(path + ": no 'value' column (expected a parameters.csv of articula optimize)");
+  if (static_cast<int>(table.rows()) != p.parameterCount())
+    throw Error(path + ": " + std::to_string(table.rows()) + " parameters; the problem has " +
+                std::to_string(p.parameterCount()));
+  Eigen::VectorXd b(p.parameterCount());
+  for (int k = 0; k < b.size(); ++k) b[k] = table.column(*value)[static_cast<std::size_t>(k)];
+  return b;
+}
+
+// The model with the design parameters b and each control as a joint_force / force / torque
+// whose magnitude is a table through the control's values at every Runge-Kutta stage time
+// (steps and half steps), so that a simulation with the problem's integrator and step sees the
+// same inputs as the optimisation did.
+Model optimalModel(const OptimalControlProblem& p, TrajectoryGradient& tg, const Eigen::VectorXd& b) {
+  Model m = p.model;
+  for (std::size_t d = 0; d < p.design.size(); ++d) writeParameter(m, p.design[d], b[static_cast<Eigen::Index>(d)]);
+  const int steps = static_cast<int>(std::ceil(p.tf / p.dt * (1.0 - 1e-12)));
+  std::vector<double> times;
+  for (int k = 0; k < steps; ++k) {
+    const double t = k * p.dt, next = std::min(p.tf, (k + 1) * p.dt);
+    times.push_back(t);
+    times.push_back(0.5 * (t + next));
+  }
+  times.push_back(p.tf);
+  Eigen::VectorXd u;
+  std::vector<std::vector<double>> values(p.controls.size());
+  for (double t : times) {
+    tg.controls(b, t, u);
+    for (std::size_t c = 0; c < p.controls.size(); ++c) values[c].push_back(u[static_cast<Eigen::Index>(c)]);
+  }
+  for (std::size_t c = 0; c < p.controls.size(); ++c) {
+    const ControlInput& in = p.controls[c];
+    const TimeFunction f = TimeFunction::table(times, values[c]);
+    if (in.kind == ControlInput::Kind::JointForce) {
+      m.jointLoads.push_back({in.name, in.joint, in.dof, f});
+    } else {
+      BodyLoad l;
+      l.name = in.name;
+      l.body = in.body;
+      l.torque = in.kind == ControlInput::Kind::BodyTorque;
+      l.point = in.point;
+      l.direction = in.direction;
+      l.magnitude = f;
+      m.bodyLoads.push_back(l);
+    }
+  }
+  return m;
+}
+
+void writeParameters(const std::string& path, const OptimalControlProblem& p, const Eigen::VectorXd& b,
+                     const Eigen::VectorXd& g) {
+  std::ofstream out = openOutput(path);
+  const Eigen::VectorXd lo = p.lowerBounds(), hi = p.upperBounds();
+  out << "name,value,lower,upper,gradient\n";
+  for (int k = 0; k < b.size(); ++k)
+    out << p.parameterName(k) << "," << b[k] << "," << lo[k] << "," << hi[k] << "," << g[k] << "\n";
+}
+
+void writeControls(const std::string& path, const OptimalControlProblem& p, TrajectoryGradient& tg, const Eigen::VectorXd& b) {
+  std::ofstream out = openOutput(path);
+  out << "time";
+  for (const ControlInput& c : p.controls) out << "," << c.name;
+  out << "\n";
+  Eigen::VectorXd u;
+  const int steps = static_cast<int>(std::ceil(p.tf / p.dt * (1.0 - 1e-12)));
+  for (int k = 0; k <= steps; ++k) {
+    const double t = std::min(p.tf, k * p.dt);
+    tg.controls(b, t, u);
+    out << t;
+    for (int c = 0; c < u.size(); ++c) out << "," << u[c];
+    out << "\n";
+  }
+}
+
+std::string describeVector(const Eigen::VectorXd& v, int shown = 6) {
+  std::ostringstream s;
+  s << std::setprecision(10);
+  for (int k = 0; k < std::min<int>(shown, static_cast<int>(v.size())); ++k) s << (k ? "  " : "") << v[k];
+  if (v.size() > shown) s << "  ... (" << v.size() << " in all)";
+  return s.str();
+}
+
+}  // namespace
+
+int gradientCommand(const Command& c) {
+  const ProblemFile f = loadProblem(c.problemPath);
+  TrajectoryGradient tg(f.problem, f.gradient);
+  const Eigen::VectorXd b = c.startFile.empty() ? f.problem.initialParameters() : readStart(c.startFile, f.problem);
+  std::cout << c.problemPath << ": " << tg.parameterCount() << " parameters, " << tg.stats().steps << " steps of "
+            << f.problem.integrator << " (dt " << f.problem.dt << " s), formulation " << f.problem.formulation << "\n";
+  Eigen::VectorXd reference;
+  std::cout << std::left << std::setw(9) << "method" << std::setw(11) << "time (s)" << std::setw(22) << "J"
+            << "dJ/db\n";
+  for (GradientMethod m : c.gradientMethods) {
+    Eigen::VectorXd g;
+    const auto start = std::chrono::steady_clock::now();
+    const double J = tg.gradient(b, g, m);
+    const double seconds = secondsSince(start);
+    std::cout << std::left << std::setw(9) << gradientMethodName(m) << std::setw(11) << std::setprecision(4) << seconds
+              << std::setw(22) << std::setprecision(15) << J << describeVector(g);
+    if (reference.size() == 0)
+      reference = g;
+    else
+      std::cout << "   (relative difference " << std::setprecision(2) << (g - reference).norm() / reference.norm() << ")";
+    std::cout << "\n";
+  }
+  if (std::find(c.gradientMethods.begin(), c.gradientMethods.end(), GradientMethod::Adjoint) != c.gradientMethods.end())
+    std::cout << "adjoint storage: " << tg.stats().storedStates << " states (checkpoint every "
+              << tg.stats().checkpointInterval << " steps)\n";
+  return 0;
+}
+
+int optimizeCommand(const Command& c) {
+  ProblemFile f = loadProblem(c.problemPath);
+  if (c.algorithm) f.optimizer.algorithm = *c.algorithm;
+  if (c.maxEvaluations) f.optimizer.maxEvaluations = *c.maxEvaluations;
+  if (!c.gradientMethods.empty()) f.optimizer.gradient = c.gradientMethods.front();
+  const OptimalControlProblem& p = f.problem;
+  TrajectoryGradient tg(p, f.gradient);
+  const Eigen::VectorXd start = c.startFile.empty() ? p.initialParameters() : readStart(c.startFile, p);
+  std::filesystem::create_directories(c.outDir);
+  std::ofstream history = openOutput(c.outDir + "/history.csv");
+  history << "evaluation,cost,projected_gradient_norm,bound_violation,wall_seconds\n";
+  if (!c.quiet)
+    std::cout << c.problemPath << ": " << tg.parameterCount() << " parameters, " << f.optimizer.algorithm << " with "
+              << gradientMethodName(f.optimizer.gradient) << " gradients\n"
+              << "  eval  cost                    |proj. gradient|  bound violation\n";
+  const OptimizationResult r = optimize(tg, p, start, f.optimizer, [&](const OptimizationRecord& rec) {
+    // evaluations of the cost alone (line searches) have no gradient: left empty
+    const bool hasGradient = std::isfinite(rec.projectedGradientNorm);
+    history << rec.evaluation << "," << rec.cost << ",";
+    if (hasGradient) history << rec.projectedGradientNorm;
+    history << "," << rec.boundViolation << "," << rec.wallSeconds << "\n";
+    history.flush();
+    if (!c.quiet)
+      std::cout << std::right << std::setw(6) << rec.evaluation << "  " << std::left << std::setw(22)
+                << std::setprecision(15) << rec.cost << "  " << std::setw(16) << std::setprecision(4);
+    if (hasGradient)
+      std::cout << rec.projectedGradientNorm;
+    else
+      std::cout << "-";
+    std::cout << " " << rec.boundViolation << "\n";
+  });
+  writeParameters(c.outDir + "/parameters.csv", p, r.parameters, r.gradient);
+  writeControls(c.outDir + "/controls.csv", p, tg, r.parameters);
+
+  // The optimal design and controls as a model file, and its simulation with the problem's
+  // integrator: results.csv, summary.json and animation.html like `articula simulate`.
+  const Model best = optimalModel(p, tg, r.parameters);
+  const std::string modelOut = c.outDir + "/optimum.yaml";
+  {
+    std::ofstream out(modelOut);
+    writeModelYaml(best, out);
+    if (!out) throw Error("cannot write '" + modelOut + "'");
+  }
+  SimulationOptions so;
+  so.formulation = p.formulation;
+  so.integrator = p.integrator == "heun" ? "rk4" : p.integrator;
+  so.integratorOptions.dt = p.dt;
+  so.tEnd = p.tf;
+  so.outputInterval = p.dt;
+  so.stabilization = p.baumgarteAlpha != 0.0 || p.baumgarteBeta != 0.0 ? Stabilization::Baumgarte : Stabilization::None;
+  so.baumgarteAlpha = p.baumgarteAlpha;
+  so.baumgarteBeta = p.baumgarteBeta;
+  CsvWriter csv(best, c.outDir + "/results.csv", false);
+  AnimationWriter animation(best, c.outDir + "/animation.html");
+  struct Frames final : SampleSink {
+    AnimationWriter& a;
+    explicit Frames(AnimationWriter& w) : a(w) {}
+    void write(const Sample& s) override { a.addFrame(s); }
+  } frames(animation);
+  const SimulationResult sim = simulate(best, so, {&csv, &frames});
+  writeSummaryJson(c.outDir + "/summary.json", best, modelOut, so, sim);
+  animation.write(sim.ok ? "" : "run failed: " + sim.error);
+  {
+    std::ofstream out = openOutput(c.outDir + "/optimization.json");
+    out << "{\n  \"problem\": \"" << c.problemPath << "\",\n  \"algorithm\": \"" << f.optimizer.algorithm
+        << "\",\n  \"gradient\": \"" << gradientMethodName(f.optimizer.gradient) << "\",\n  \"status\": \"" << r.status
+        << "\",\n  \"converged\": " << (r.converged ? "true" : "false") << ",\n  \"evaluations\": " << r.history.size()
+        << ",\n  \"initial_cost\": " << (r.history.empty() ? r.cost : r.history.front().cost) << ",\n  \"cost\": " << r.cost
+        << ",\n  \"projected_gradient_norm\": " << projectedGradientNorm(r.parameters, r.gradient, p.lowerBounds(), p.upperBounds())
+        << ",\n  \"wall_seconds\": " << (r.history.empty() ? 0.0 : r.history.back().wallSeconds) << "\n}\n";
+  }
+  if (!c.quiet) {
+    std::cout << r.status << " after " << r.history.size() << " evaluations: J = " << std::setprecision(12) << r.cost
+              << "\n  b = " << describeVector(r.parameters) << "\n"
+              << "written to " << c.outDir << ": parameters.csv controls.csv history.csv optimization.json optimum.yaml "
+              << "results.csv summary.json animation.html\n";
+  }
+  if (!sim.ok) {
+    std::cerr << "articula: the simulation of the optimum failed: " << sim.error << "\n";
+    return 1;
+  }
+  return r.converged ? 0 : 1;
+}
+
+}  // namespace articula::cli

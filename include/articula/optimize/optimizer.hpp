@@ -1,0 +1,56 @@
+// Gradient-based optimisation of a problem (optimize/problem.hpp) through NLopt (Debian
+// libnlopt-cxx-dev): L-BFGS, SLSQP and MMA/CCSA with the problem's bounds, the gradient from
+// TrajectoryGradient. Warm start: begin from any parameter vector (e.g. a previous optimum).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "articula/optimize/trajectory_gradient.hpp"
+
+namespace articula {
+
+struct OptimizerOptions {
+  std::string algorithm = "lbfgs";  ///< "lbfgs", "slsqp", "mma" or "ccsaq"
+  int maxEvaluations = 200;         ///< cost-and-gradient evaluations
+  double costTolerance = 1e-12;     ///< stop when J changes by less than this, relative
+  double parameterTolerance = 1e-10;  ///< stop when b changes by less than this, relative
+  GradientMethod gradient = GradientMethod::Adjoint;
+};
+
+/// One cost-and-gradient evaluation of the optimiser.
+struct OptimizationRecord {
+  int evaluation = 0;
+  double cost = 0.0;
+  /// Norm of the gradient projected on the bounds (components that push out of an active bound
+  /// removed): zero at a first-order optimum (seed 002 Fig. 5.5's first-order optimality). NaN for
+  /// an evaluation of the cost alone (some line searches ask for no gradient).
+  double projectedGradientNorm = 0.0;
+  double boundViolation = 0.0;  ///< max distance of b outside its bounds (0 when inside)
+  double wallSeconds = 0.0;     ///< since the start of the optimisation
+};
+
+struct OptimizationResult {
+  Eigen::VectorXd parameters;  ///< the best b found
+  Eigen::VectorXd gradient;    ///< dJ/db there
+  double cost = 0.0;
+  std::string status;          ///< NLopt's reason for stopping, in words
+  bool converged = false;      ///< stopped on a tolerance, not on the evaluation budget or a failure
+  std::vector<OptimizationRecord> history;
+};
+
+/// The names optimize() accepts, for messages and --help.
+const std::vector<std::string>& optimizerAlgorithms();
+
+/// Minimises J from `start` within the problem's bounds. `progress` (optional) sees every record
+/// as it is made. Throws articula::Error for an unknown algorithm or a start of the wrong size.
+OptimizationResult optimize(TrajectoryGradient& gradient, const OptimalControlProblem& problem,
+                            const Eigen::VectorXd& start, const OptimizerOptions& options,
+                            const std::function<void(const OptimizationRecord&)>& progress = {});
+
+/// ||g projected on the bounds||: components of g at an active bound that point outward dropped.
+double projectedGradientNorm(const Eigen::VectorXd& b, const Eigen::VectorXd& g, const Eigen::VectorXd& lower,
+                             const Eigen::VectorXd& upper);
+
+}  // namespace articula

@@ -1,0 +1,302 @@
+#include "articula/io/yaml_problem.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "articula/io/yaml_model.hpp"
+#include "yaml_reader.hpp"
+#include "yaml_values.hpp"
+
+namespace articula {
+
+namespace {
+
+using yaml::Choice;
+using yaml::describe;
+using yaml::forEach;
+using yaml::Reader;
+
+// The scalar coordinate (index into v) of joint `joint`, degree of freedom `dof`.
+int coordinateOf(const Model& model, const Reader& r) {
+  const std::string name = r.text("joint");
+  const auto j = model.findJoint(name);
+  if (!j) r.fail(r.required("joint"), "joint: no joint named '" + name + "' in the model");
+  const int dof = r.integer("dof", 0);
+  const Joint& joint = model.joints[static_cast<std::size_t>(*j)];
+  if (dof < 0 || dof >= joint.nv)
+    r.fail(r.has("dof") ? r.required("dof") : r.required("joint"),
+           "dof: joint '" + name + "' has " + std::to_string(joint.nv) + " degree(s) of freedom, no number " +
+               std::to_string(dof));
+  return joint.iv + dof;
+}
+
+int bodyOf(const Model& model, const Reader& r) {
+  const std::string name = r.text("body");
+  const auto b = model.findBody(name);
+  if (!b || *b == 0) r.fail(r.required("body"), "body: no moving body named '" + name + "' in the model");
+  return *b;
+}
+
+void readBounds(const Reader& r, double& initial, double& lower, double& upper) {
+  initial = r.number("initial", initial);
+  lower = r.number("lower", -std::numeric_limits<double>::infinity());
+  upper = r.number("upper", std::numeric_limits<double>::infinity());
+  if (!(lower <= upper)) r.fail(r.required("upper"), "upper: must not be below lower");
+  if (!(lower <= initial && initial <= upper))
+    r.fail(r.has("initial") ? r.required("initial") : r.required(initial < lower ? "lower" : "upper"),
+           "initial: the value " + std::to_string(initial) + " lies outside [lower, upper]");
+}
+
+void readDesign(OptimalControlProblem& p, const Reader& r) {
+  using T = DesignParameter::Target;
+  r.allowKeys({"name", "element", "body", "parameter", "initial", "lower", "upper"});
+  const Model& m = p.model;
+  DesignParameter d;
+  const std::string parameter = r.text("parameter");
+  const YAML::Node at = r.required("parameter");
+  if (parameter == "mass") {
+    d.target = T::BodyMass;
+    d.element = bodyOf(m, r);
+  } else {
+    const std::string element = r.text("element");
+    int point = -1, joint = -1;
+    for (std::size_t k = 0; k < m.pointSprings.size(); ++k)
+      if (m.pointSprings[k].name == element) point = static_cast<int>(k);
+    for (std::size_t k = 0; k < m.jointSprings.size(); ++k)
+      if (m.jointSprings[k].name == element) joint = static_cast<int>(k);
+    if (point < 0 && joint < 0)
+      r.fail(r.required("element"), "element: no spring_damper or joint_spring_damper named '" + element + "' in the model");
+    if (point >= 0) {
+      d.element = point;
+      if (parameter == "rest_length") d.target = T::SpringRestLength;
+      else if (parameter == "stiffness") d.target = T::SpringStiffness;
+      else if (parameter == "damping") d.target = T::SpringDamping;
+      else r.fail(at, "parameter: a spring_damper has rest_length, stiffness and damping, not '" + parameter + "'");
+    } else {
+      d.element = joint;
+      if (parameter == "rest") d.target = T::JointSpringRest;
+      else if (parameter == "stiffness") d.target = T::JointSpringStiffness;
+      else if (parameter == "damping") d.target = T::JointSpringDamping;
+      else r.fail(at, "parameter: a joint_spring_damper has rest, stiffness and damping, not '" + parameter + "'");
+    }
+  }
+  d.name = r.text("name", (parameter == "mass" ? r.text("body") : r.text("element")) + "." + parameter);
+  d.initial = readParameter(m, d);
+  readBounds(r, d.initial, d.lower, d.upper);
+  if (d.target == T::BodyMass && !(d.lower > 0.0))
+    r.fail(r.has("lower") ? r.required("lower") : at, "lower: a mass needs a positive lower bound");
+  p.design.push_back(d);
+}
+
+std::vector<double> readKnots(const Reader& r) {
+  const YAML::Node n = r.required("knots");
+  if (n.IsSequence()) return r.toList(n, "knots");
+  if (!n.IsMap()) r.fail(n, "knots: expected a list of times or {start, end, count}, got " + describe(n));
+  const Reader k = r.child("knots");
+  k.allowKeys({"start", "end", "count"});
+  const double start = k.number("start"), end = k.number("end");
+  const int count = k.integer("count", 0);
+  if (!(end > start)) k.fail(k.required("end"), "end: must be later than start");
+  if (count < 1 || count > 1000000) k.fail(k.required("count"), "count: expected 1 to 1000000 knots");
+  std::vector<double> t(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) t[static_cast<std::size_t>(i)] = count == 1 ? start : start + (end - start) * i / (count - 1);
+  return t;
+}
+
+void readControl(OptimalControlProblem& p, const Reader& r) {
+  r.allowKeys({"name", "joint", "dof", "body", "point", "direction", "torque", "basis", "knots", "initial", "lower",
+               "upper"});
+  const Model& m = p.model;
+  ControlInput c;
+  c.name = r.text("name");
+  if (r.has("joint") == r.has("body")) r.fail("a control acts on either a joint (joint, dof) or a body (body, direction)");
+  if (r.has("joint")) {
+    const int iv = coordinateOf(m, r);
+    c.kind = ControlInput::Kind::JointForce;
+    c.joint = *m.findJoint(r.text("joint"));
+    c.dof = iv - m.joints[static_cast<std::size_t>(c.joint)].iv;
+  } else {
+    c.kind = r.flag("torque", false) ? ControlInput::Kind::BodyTorque : ControlInput::Kind::BodyForce;
+    c.body = bodyOf(m, r);
+    c.point = r.vec3("point", Vec3::Zero());
+    const Vec3 d = r.vec3("direction");
+    if (!(d.norm() > 0.0)) r.fail(r.required("direction"), "direction: must not be zero");
+    c.direction = d.normalized();
+  }
+  static const std::vector<Choice<ControlBasis::Kind>> bases = {
+      {ControlBasis::Kind::PiecewiseConstant, {"constant", {}}},
+      {ControlBasis::Kind::PiecewiseLinear, {"linear", {}}},
+      {ControlBasis::Kind::CubicSpline, {"spline", {}}}};
+  const std::string basis = r.text("basis", "linear");
+  auto kind = ControlBasis::Kind::PiecewiseLinear;
+  bool found = false;
+  for (const auto& b : bases)
+    if (b.keys.name == basis) kind = b.value, found = true;
+  if (!found) r.fail(r.required("basis"), "basis: expected constant, linear or spline, got '" + basis + "'");
+  try {
+    c.basis = ControlBasis(kind, readKnots(r));
+  } catch (const ModelError&) {
+    throw;
+  } catch (const Error& e) {
+    r.fail(r.required("knots"), std::string("knots: ") + e.what());
+  }
+  readBounds(r, c.initial, c.lower, c.upper);
+  p.controls.push_back(std::move(c));
+}
+
+// A target: `initial` (markers), a number or function (joints), or three of them (markers).
+void readTarget(CostTerm& c, const Reader& r, bool marker) {
+  if (!r.has("target")) return;
+  const YAML::Node n = r.required("target");
+  if (marker && n.IsScalar() && n.Scalar() == "initial") {
+    if (c.kind != CostTerm::Kind::MarkerPosition) r.fail(n, "target: 'initial' applies to marker positions only");
+    c.initialTarget = true;
+    return;
+  }
+  if (!marker) {
+    c.target.push_back(yaml::readFunction(r, "target"));
+    return;
+  }
+  if (!n.IsSequence() || n.size() != 3)
+    r.fail(n, "target: expected 'initial' or a list of three numbers or functions, got " + describe(n));
+  for (const YAML::Node& item : n) {
+    if (item.IsScalar()) {
+      c.target.push_back(TimeFunction::constant(r.toNumber(item, "target")));
+    } else {
+      YAML::Node wrapper;
+      wrapper["f"] = item;
+      c.target.push_back(yaml::readFunction(Reader(wrapper, r.file(), r.element(), "target"), "f"));
+    }
+  }
+}
+
+void readCost(OptimalControlProblem& p, const Reader& r) {
+  using K = CostTerm::Kind;
+  static const std::vector<Choice<K>> kinds = {
+      {K::MarkerPosition, {"marker_position", {"marker", "target"}}},
+      {K::MarkerVelocity, {"marker_velocity", {"marker", "target"}}},
+      {K::JointPosition, {"joint_position", {"joint", "dof", "target"}}},
+      {K::JointVelocity, {"joint_velocity", {"joint", "dof", "target"}}},
+      {K::ControlEffort, {"control_effort", {"control"}}}};
+  CostTerm c;
+  c.kind = r.choose(kinds, {"type", "weight", "terminal", "name"}, "cost term");
+  c.weight = r.number("weight", 1.0);
+  if (!std::isfinite(c.weight)) r.fail(r.required("weight"), "weight: not a finite number");
+  c.terminal = r.flag("terminal", false);
+  const Model& m = p.model;
+  switch (c.kind) {
+    case K::MarkerPosition:
+    case K::MarkerVelocity: {
+      const std::string name = r.text("marker");
+      const auto k = m.findMarker(name);
+      if (!k) r.fail(r.required("marker"), "marker: no marker named '" + name + "' in the model");
+      c.marker = *k;
+      readTarget(c, r, true);
+      break;
+    }
+    case K::JointPosition:
+    case K::JointVelocity:
+      c.coordinate = coordinateOf(m, r);
+      readTarget(c, r, false);
+      break;
+    case K::ControlEffort: {
+      if (c.terminal) r.fail(r.required("terminal"), "terminal: a control effort is integrated over time");
+      const std::string name = r.text("control");
+      bool found = false;
+      for (std::size_t k = 0; k < p.controls.size(); ++k)
+        if (p.controls[k].name == name) c.control = static_cast<int>(k), found = true;
+      if (!found) r.fail(r.required("control"), "control: no control named '" + name + "' in this problem");
+      break;
+    }
+  }
+  p.cost.push_back(std::move(c));
+}
+
+void readOptimizer(ProblemFile& f, const Reader& top) {
+  if (!top.has("optimizer")) return;
+  const Reader r = top.child("optimizer");
+  r.allowKeys({"algorithm", "max_evaluations", "cost_tolerance", "parameter_tolerance", "gradient"});
+  OptimizerOptions& o = f.optimizer;
+  o.algorithm = r.text("algorithm", o.algorithm);
+  const auto& valid = optimizerAlgorithms();
+  if (std::find(valid.begin(), valid.end(), o.algorithm) == valid.end())
+    r.fail(r.required("algorithm"), "algorithm: expected lbfgs, slsqp, mma or ccsaq, got '" + o.algorithm + "'");
+  o.maxEvaluations = r.integer("max_evaluations", o.maxEvaluations);
+  if (o.maxEvaluations < 1) r.fail(r.required("max_evaluations"), "max_evaluations: must be at least 1");
+  o.costTolerance = r.number("cost_tolerance", o.costTolerance);
+  o.parameterTolerance = r.number("parameter_tolerance", o.parameterTolerance);
+  const std::string g = r.text("gradient", "adjoint");
+  if (g == "adjoint") o.gradient = GradientMethod::Adjoint;
+  else if (g == "direct") o.gradient = GradientMethod::DirectDifferentiation;
+  else if (g == "fd") o.gradient = GradientMethod::FiniteDifference;
+  else r.fail(r.required("gradient"), "gradient: expected adjoint, direct or fd, got '" + g + "'");
+}
+
+ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
+  if (!doc.IsMap())
+    throw ModelError(yaml::markLocation(file, doc.Mark()), "", "the top level must be a map with keys such as 'model' and 'cost', got " + describe(doc));
+  const Reader top(doc, file, "");
+  top.allowKeys({"model", "formulation", "integrator", "step", "final_time", "baumgarte", "checkpoint_interval", "design",
+                 "controls", "cost", "optimizer"});
+  ProblemFile f;
+  OptimalControlProblem& p = f.problem;
+  const std::filesystem::path modelPath(top.text("model"));
+  f.modelPath = modelPath.is_absolute() ? modelPath.string()
+                                        : (std::filesystem::path(file).parent_path() / modelPath).lexically_normal().string();
+  p.model = loadModel(f.modelPath);
+  p.formulation = top.text("formulation", "auto");
+  p.integrator = top.text("integrator", "rk4");
+  if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4")
+    top.fail(top.required("integrator"), "integrator: expected euler, heun or rk4 (fixed-step methods with a discrete adjoint), got '" + p.integrator + "'");
+  p.tf = top.number("final_time");
+  if (!(p.tf > 0.0) || !std::isfinite(p.tf)) top.fail(top.required("final_time"), "final_time: must be a positive number");
+  p.dt = top.number("step");
+  if (!(p.dt > 0.0) || !(p.dt <= p.tf)) top.fail(top.required("step"), "step: must be positive and not exceed final_time");
+  if (p.tf / p.dt > 1e8) top.fail(top.required("step"), "step: more than 1e8 steps");
+  if (top.has("baumgarte")) {
+    const Reader b = top.child("baumgarte");
+    b.allowKeys({"alpha", "beta"});
+    p.baumgarteAlpha = b.number("alpha", 0.0);
+    p.baumgarteBeta = b.number("beta", 0.0);
+  }
+  f.gradient.checkpointInterval = top.integer("checkpoint_interval", 0);
+  if (f.gradient.checkpointInterval < 0) top.fail(top.required("checkpoint_interval"), "checkpoint_interval: must not be negative");
+  forEach(top, "design", "design parameter", [&](const Reader& r) { readDesign(p, r); });
+  forEach(top, "controls", "control", [&](const Reader& r) { readControl(p, r); });
+  if (forEach(top, "cost", "cost term", [&](const Reader& r) { readCost(p, r); }) == 0)
+    top.fail(top.has("cost") ? top.required("cost") : doc, "cost: the problem needs at least one cost term");
+  readOptimizer(f, top);
+  try {
+    checkProblem(p);
+  } catch (const ModelError&) {
+    throw;
+  } catch (const Error& e) {
+    top.fail(e.what());
+  }
+  return f;
+}
+
+}  // namespace
+
+ProblemFile parseProblemYaml(const std::string& text, const std::string& fileLabel) {
+  const YAML::Node doc = yaml::parseDocument(text, fileLabel);
+  try {
+    return readProblem(doc, fileLabel);
+  } catch (const YAML::Exception& e) {
+    throw ModelError(yaml::markLocation(fileLabel, e.mark), "", "malformed problem: " + e.msg);
+  }
+}
+
+ProblemFile loadProblem(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ModelError({path, 0, 0}, "", "cannot read the problem file: it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError({path, 0, 0}, "", "cannot open the problem file (" + std::generic_category().message(errno) + ")");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseProblemYaml(text.str(), path);
+}
+
+}  // namespace articula
