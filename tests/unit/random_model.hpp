@@ -33,15 +33,13 @@ inline std::string randomParent(int i, std::mt19937& gen) {
 }
 }  // namespace detail
 
-/// A random tree of `bodies` bodies; joint types cycle through every movable type,
-/// parents are chosen at random among earlier bodies, so the tree has branches.
-inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = true) {
+/// A random tree of `bodies` bodies whose joint types cycle through `types` (starting at
+/// seed % size); parents are chosen at random among earlier bodies, so the tree has branches.
+inline ModelBuilder randomTreeOf(int bodies, unsigned seed, const std::vector<JointType>& types) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
-  const JointType types[] = {JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical, JointType::Universal,
-                             JointType::Spherical, JointType::Planar,    JointType::Free,        JointType::Fixed};
-  const int typeCount = includeFixed ? 8 : 7;
+  const int typeCount = static_cast<int>(types.size());
   ModelBuilder b;
   b.gravity = Vec3(0.3, -9.81, 0.2);
   for (int i = 0; i < bodies; ++i) {
@@ -50,7 +48,7 @@ inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = tr
 
     JointSpec j;
     j.name = "j" + std::to_string(i);
-    j.type = types[(i + static_cast<int>(seed)) % typeCount];
+    j.type = types[static_cast<std::size_t>((i + static_cast<int>(seed)) % typeCount)];
     j.parent = detail::randomParent(i, gen);
     j.child = body.name;
     j.position = 0.5 * vec();
@@ -67,6 +65,14 @@ inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = tr
     b.addJoint(j);
   }
   return b;
+}
+
+/// A random tree with every movable joint type (and fixed joints unless includeFixed is false).
+inline ModelBuilder randomTree(int bodies, unsigned seed, bool includeFixed = true) {
+  std::vector<JointType> types = {JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical, JointType::Universal,
+                                  JointType::Spherical, JointType::Planar,    JointType::Free};
+  if (includeFixed) types.push_back(JointType::Fixed);
+  return randomTreeOf(bodies, seed, types);
 }
 
 /// A random tree whose bodies all move parallel to the x-y plane: revolute joints
