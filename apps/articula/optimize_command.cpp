@@ -1,6 +1,7 @@
 #include "optimize_command.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -9,7 +10,6 @@
 
 #include "articula/io/animation.hpp"
 #include "articula/io/csv_writer.hpp"
-#include "articula/io/results_table.hpp"
 #include "articula/io/summary_json.hpp"
 #include "articula/io/yaml_model.hpp"
 #include "articula/io/yaml_problem.hpp"
@@ -29,17 +29,33 @@ std::ofstream openOutput(const std::string& path) {
   return out;
 }
 
-// A warm start: the `value` column of a parameters.csv written by an earlier optimize run, in
-// the problem's parameter order (names checked).
+// A warm start: the `value` column of a parameters.csv written by an earlier optimize run
+// (name,value,...), in the problem's parameter order; the names must match.
 Eigen::VectorXd readStart(const std::string& path, const OptimalControlProblem& p) {
-  const ResultsTable table = ResultsTable::read(path);
-  const auto value = table.find("value");
-  if (!value) throw Error(path + ": no 'value' column (expected a parameters.csv of articula optimize)");
-  if (static_cast<int>(table.rows()) != p.parameterCount())
-    throw Error(path + ": " + std::to_string(table.rows()) + " parameters; the problem has " +
-                std::to_string(p.parameterCount()));
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open the start file '" + path + "'");
+  std::string line;
+  std::getline(in, line);
+  if (line.rfind("name,value", 0) != 0)
+    throw Error(path + ":1: expected the header 'name,value,...' of a parameters.csv written by articula optimize");
   Eigen::VectorXd b(p.parameterCount());
-  for (int k = 0; k < b.size(); ++k) b[k] = table.column(*value)[static_cast<std::size_t>(k)];
+  int k = 0;
+  for (int lineNo = 2; std::getline(in, line); ++lineNo) {
+    if (line.empty()) continue;
+    const std::size_t c1 = line.find(','), c2 = line.find(',', c1 == std::string::npos ? c1 : c1 + 1);
+    const std::string name = line.substr(0, c1);
+    if (k >= b.size()) throw Error(path + ":" + std::to_string(lineNo) + ": more parameters than the problem's " + std::to_string(b.size()));
+    if (name != p.parameterName(k))
+      throw Error(path + ":" + std::to_string(lineNo) + ": parameter '" + name + "' where the problem has '" + p.parameterName(k) + "'");
+    const std::string text = c1 == std::string::npos ? "" : line.substr(c1 + 1, c2 == std::string::npos ? c2 : c2 - c1 - 1);
+    char* end = nullptr;
+    b[k] = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(b[k]))
+      throw Error(path + ":" + std::to_string(lineNo) + ": value '" + text + "' is not a finite number");
+    ++k;
+  }
+  if (k != b.size())
+    throw Error(path + ": " + std::to_string(k) + " parameters; the problem has " + std::to_string(b.size()));
   return b;
 }
 
@@ -168,9 +184,9 @@ int optimizeCommand(const Command& c) {
     if (hasGradient) history << rec.projectedGradientNorm;
     history << "," << rec.boundViolation << "," << rec.wallSeconds << "\n";
     history.flush();
-    if (!c.quiet)
-      std::cout << std::right << std::setw(6) << rec.evaluation << "  " << std::left << std::setw(22)
-                << std::setprecision(15) << rec.cost << "  " << std::setw(16) << std::setprecision(4);
+    if (c.quiet) return;
+    std::cout << std::right << std::setw(6) << rec.evaluation << "  " << std::left << std::setw(22)
+              << std::setprecision(15) << rec.cost << "  " << std::setw(16) << std::setprecision(4);
     if (hasGradient)
       std::cout << rec.projectedGradientNorm;
     else

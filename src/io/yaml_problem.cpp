@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "articula/dynamics/formulation.hpp"
 #include "articula/io/yaml_model.hpp"
 #include "yaml_reader.hpp"
 #include "yaml_values.hpp"
@@ -245,8 +246,18 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   const std::filesystem::path modelPath(top.text("model"));
   f.modelPath = modelPath.is_absolute() ? modelPath.string()
                                         : (std::filesystem::path(file).parent_path() / modelPath).lexically_normal().string();
+  if (!std::filesystem::is_regular_file(f.modelPath))
+    top.fail(top.required("model"), "model: no model file '" + f.modelPath + "'");
   p.model = loadModel(f.modelPath);
   p.formulation = top.text("formulation", "auto");
+  if (top.has("formulation")) {
+    bool differentiable = p.formulation == "auto";
+    for (const FormulationInfo& info : formulations())
+      differentiable = differentiable || (info.name == p.formulation && !info.index3 && info.name != "hdca");
+    if (!differentiable)
+      top.fail(top.required("formulation"), "formulation: expected one of the ODE formulations aba, crba, "
+                                            "semi-recursive, reference, dca (or auto), got '" + p.formulation + "'");
+  }
   p.integrator = top.text("integrator", "rk4");
   if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4")
     top.fail(top.required("integrator"), "integrator: expected euler, heun or rk4 (fixed-step methods with a discrete adjoint), got '" + p.integrator + "'");

@@ -115,7 +115,7 @@ void checkProblem(const OptimalControlProblem& p) {
   if (!known && p.formulation != "auto")
     throw Error("formulation '" + p.formulation +
                 "' cannot be differentiated here: use one of the ODE formulations aba, crba, semi-recursive, "
-                "reference (or auto)");
+                "reference, dca (or auto)");
   checkTopology(p.formulation == "auto" ? (m.hasConstraints() ? "reference" : "aba") : p.formulation, m);
   if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4")
     throw Error("integrator '" + p.integrator + "' has no discrete adjoint here: use euler, heun or rk4");

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# articula gradient and optimize on the five-bar design problem, and every malformed problem file
+# refused with one line naming the file and exit status 2.
+set -euo pipefail
+articula=$1; root=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# The three gradients agree (the command prints the relative differences to the adjoint).
+text=$("$articula" gradient "$root/problems/five_bar_design.yaml")
+grep -q "^adjoint .*-4.2288" <<< "$text" || { echo "no adjoint gradient: $text"; exit 1; }
+diffs=$(grep -o "relative difference [0-9.e+-]*" <<< "$text" | awk '{print $3}')
+[ "$(wc -l <<< "$diffs")" -eq 2 ] || { echo "expected two differences: $text"; exit 1; }
+for d in $diffs; do
+  awk -v d="$d" 'BEGIN { exit !(d < 1e-6) }' || { echo "gradients differ by $d: $text"; exit 1; }
+done
+
+# The optimisation converges to the static equilibrium and writes every output.
+"$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/opt" --quiet
+for f in parameters.csv controls.csv history.csv optimization.json optimum.yaml results.csv summary.json animation.html; do
+  [ -s "$out/opt/$f" ] || { echo "optimize did not write $f"; exit 1; }
+done
+grep -q '"converged": true' "$out/opt/optimization.json" || { echo "not converged"; cat "$out/opt/optimization.json"; exit 1; }
+b1=$(awk -F, '$1 == "spring1.rest_length" { print $2 }' "$out/opt/parameters.csv")
+awk -v b="$b1" 'BEGIN { exit !(b > 2.4319235 && b < 2.4319237) }' || { echo "spring1 optimum $b1"; exit 1; }
+# The optimum model is an ordinary model, and a warm start begins where the last run ended.
+"$articula" check "$out/opt/optimum.yaml" > /dev/null
+"$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/warm" --start "$out/opt/parameters.csv" --quiet
+first=$(awk -F, 'NR == 2 { print $2 }' "$out/warm/history.csv")
+awk -v J="$first" 'BEGIN { exit !(J < 1e-20) }' || { echo "the warm start did not begin at the optimum: J = $first"; exit 1; }
+
+# Malformed problems: exit 2 and one line that names the file.
+for f in "$root"/tests/problems/bad/*.yaml; do
+  set +e
+  msg=$("$articula" gradient "$f" 2>&1 >/dev/null)
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] || { echo "$f: exit code $rc, expected 2"; exit 1; }
+  grep -q "$f" <<< "$msg" || { echo "$f: message does not name the file: $msg"; exit 1; }
+  [ "$(echo "$msg" | wc -l)" -eq 1 ] || { echo "$f: expected one line: $msg"; exit 1; }
+done
+echo "gradient and optimize ok; malformed problems rejected"
