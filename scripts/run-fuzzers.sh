@@ -10,8 +10,9 @@ declare -A seeds=(
   [model_yaml]="$root/tests/fuzz/model_yaml $root/models $root/tests/models/bad"
   [model_urdf]="$root/tests/fuzz/model_urdf $root/models"
   [cli_args]="$root/tests/fuzz/cli_args"
+  [problem_yaml]="$root/tests/fuzz/problem_yaml $root/problems $root/tests/problems/bad"
 )
-for target in model_yaml model_urdf cli_args; do
+for target in model_yaml model_urdf cli_args problem_yaml; do
   found="$build/found-$target"
   mkdir -p "$found"
   fuzzer="$build/bin/fuzz_$target"

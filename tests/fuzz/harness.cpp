@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "articula/io/urdf_model.hpp"
+#include "articula/io/yaml_problem.hpp"
 #include "articula/io/yaml_model.hpp"
 #include "cli_args.hpp"
 
@@ -73,6 +74,23 @@ void modelLoader(const char* target, const std::string& file, const std::string&
 
 void modelYaml(const std::uint8_t* data, std::size_t size) {
   modelLoader("model_yaml", "fuzz.yaml", std::string(reinterpret_cast<const char*>(data), size), parseModelYaml);
+}
+
+void problemYaml(const std::uint8_t* data, std::size_t size) {
+  const std::string file = ARTICULA_SOURCE_DIR "/problems/fuzz.yaml";
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const ProblemFile f = parseProblemYaml(text, file);
+    if (!f.problem.initialParameters().allFinite()) violation("problem_yaml", "an accepted problem has a non-finite start");
+  } catch (const ModelError& e) {
+    const std::string msg = e.what();
+    if (msg.empty() || msg.find('\n') != std::string::npos) violation("problem_yaml", "the message is not one line: " + msg);
+    if (e.where().file.empty()) violation("problem_yaml", "the error names no file: " + msg);
+    if (e.where().file == file && (e.where().line < 0 || e.where().line > lineCount(text) + 1))
+      violation("problem_yaml", "line out of range: " + msg);
+  } catch (const std::exception& e) {
+    violation("problem_yaml", std::string("an exception other than ModelError: ") + e.what());
+  }
 }
 
 void modelUrdf(const std::uint8_t* data, std::size_t size) {

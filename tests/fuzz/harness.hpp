@@ -21,6 +21,11 @@ void modelYaml(const std::uint8_t* data, std::size_t size);
 /// The URDF importer (urdfdom and the mapping), under the same contract as the YAML loader.
 void modelUrdf(const std::uint8_t* data, std::size_t size);
 
+/// The optimal control problem loader (io/yaml_problem.hpp), read as if it were a file in
+/// problems/ (so that `model: ../models/five_bar.yaml` resolves): a malformed problem must give
+/// exactly one one-line ModelError naming a file (the problem, or the model it names).
+void problemYaml(const std::uint8_t* data, std::size_t size);
+
 /// The command-line parser: the input is split at newlines into arguments; a bad
 /// command line must give a UsageError, a good one a command with sane options.
 void cliArgs(const std::uint8_t* data, std::size_t size);

@@ -56,6 +56,12 @@ TEST(FuzzCorpus, ModelUrdfInputsKeepTheLoaderContract) {
   EXPECT_GE(runAll({kRoot + "/tests/fuzz/model_urdf", kRoot + "/models"}, articula::fuzz::modelUrdf), 20);
 }
 
+TEST(FuzzCorpus, ProblemYamlInputsKeepTheLoaderContract) {
+  EXPECT_GE(runAll({kRoot + "/tests/fuzz/problem_yaml", kRoot + "/problems", kRoot + "/tests/problems/bad"},
+                   articula::fuzz::problemYaml),
+            14);
+}
+
 TEST(FuzzCorpus, CommandLinesKeepTheParserContract) {
   EXPECT_GE(runAll({kRoot + "/tests/fuzz/cli_args"}, articula::fuzz::cliArgs), 8);
 }
