@@ -11,5 +11,6 @@ void bindErrors(py::module_& m);      // errors.cpp: articula.Error, articula.Mo
 void bindModel(py::module_& m);       // model.cpp: Model, load_model, model_from_yaml_string, models.*
 void bindDynamics(py::module_& m);    // dynamics.cpp: rnea, crba, aba, hdca_*
 void bindSimulation(py::module_& m);  // simulation.cpp: simulate, SimulationResult, names
+void bindOptimization(py::module_& m);  // optimization.cpp: Problem, load_problem
 
 }  // namespace articula::python

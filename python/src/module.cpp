@@ -12,4 +12,5 @@ PYBIND11_MODULE(articula, m) {
   bindModel(m);
   bindDynamics(m);
   bindSimulation(m);
+  bindOptimization(m);
 }

@@ -17,6 +17,13 @@ awk -v d="$drift" 'BEGIN { exit !(d < 1e-5) }' || { echo "energy drift $drift, t
 "$articula" plot run1 --y energy -o energy.svg
 "$articula" plot run1 --y tip.y --x tip.x --title "tip path" -o path.svg
 "$articula" report run1 -o report.html
+# Step 6: the second yaml block is the optimal control problem; the optimum holds the tip.
+awk '/^```yaml$/ {n++; if (n == 2) {on = 1; next}} on && /^```$/ {exit} on' "$root/docs/tutorial.md" > hold.yaml
+"$articula" gradient hold.yaml > /dev/null
+"$articula" optimize hold.yaml --out opt --quiet
+cost=$(sed -n 's/.*"cost": \([0-9.e+-]*\).*/\1/p' opt/optimization.json)
+awk -v J="$cost" 'BEGIN { exit !(J < 0.006) }' || { echo "the tutorial's optimum has J = $cost, it promises 0.0056"; exit 1; }
+"$articula" plot opt --y tip.x,tip.y -o tip.svg
 module=$(dirname "$articula")/../python
 if [ -d "$module" ] && ls "$module"/articula*.so > /dev/null 2>&1; then
   awk '/^```python$/ {on = 1; next} on && /^```$/ {exit} on' "$root/docs/tutorial.md" > tutorial.py
