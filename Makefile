@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-precision bench-peers clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-precision bench-gradient bench-peers clean
 
 all: build
 
@@ -75,6 +75,12 @@ bench-precision: deps
 	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS) --target precision_study
 	$(BUILD)-bench/bin/precision_study
+
+# Trajectory gradients: one gradient over one forward run by each method (docs/benchmarks.md).
+bench-gradient: deps
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS) --target gradient_cost
+	$(BUILD)-bench/bin/gradient_cost
 
 bench-peers: deps
 	@scripts/install-peers.sh

@@ -138,8 +138,12 @@ int gradientCommand(const Command& c) {
   const ProblemFile f = loadProblem(c.problemPath);
   TrajectoryGradient tg(f.problem, f.gradient);
   const Eigen::VectorXd b = c.startFile.empty() ? f.problem.initialParameters() : readStart(c.startFile, f.problem);
-  std::cout << c.problemPath << ": " << tg.parameterCount() << " parameters, " << tg.stats().steps << " steps of "
-            << f.problem.integrator << " (dt " << f.problem.dt << " s), formulation " << f.problem.formulation << "\n";
+  const OptimalControlProblem& p = f.problem;
+  std::cout << c.problemPath << ": " << tg.parameterCount() << " parameters, formulation " << p.formulation << ", ";
+  if (p.integrator == "rk45")
+    std::cout << "rk45 (rtol " << p.rtol << ", atol " << p.atol << "): continuous adjoint and sensitivities\n";
+  else
+    std::cout << tg.stats().steps << " steps of " << p.integrator << " (dt " << p.dt << " s): discrete adjoint and sensitivities\n";
   Eigen::VectorXd reference;
   std::cout << std::left << std::setw(9) << "method" << std::setw(11) << "time (s)" << std::setw(22) << "J"
             << "dJ/db\n";

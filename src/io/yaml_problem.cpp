@@ -239,7 +239,7 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   if (!doc.IsMap())
     throw ModelError(yaml::markLocation(file, doc.Mark()), "", "the top level must be a map with keys such as 'model' and 'cost', got " + describe(doc));
   const Reader top(doc, file, "");
-  top.allowKeys({"model", "formulation", "integrator", "step", "final_time", "baumgarte", "checkpoint_interval", "design",
+  top.allowKeys({"model", "formulation", "integrator", "step", "final_time", "rtol", "atol", "baumgarte", "checkpoint_interval", "design",
                  "controls", "cost", "optimizer"});
   ProblemFile f;
   OptimalControlProblem& p = f.problem;
@@ -253,14 +253,18 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   if (top.has("formulation")) {
     bool differentiable = p.formulation == "auto";
     for (const FormulationInfo& info : formulations())
-      differentiable = differentiable || (info.name == p.formulation && !info.index3 && info.name != "hdca");
+      differentiable = differentiable || (info.name == p.formulation && !info.index3);
     if (!differentiable)
       top.fail(top.required("formulation"), "formulation: expected one of the ODE formulations aba, crba, "
-                                            "semi-recursive, reference, dca (or auto), got '" + p.formulation + "'");
+                                            "semi-recursive, reference, dca, hdca (or auto), got '" + p.formulation + "'");
   }
   p.integrator = top.text("integrator", "rk4");
-  if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4")
-    top.fail(top.required("integrator"), "integrator: expected euler, heun or rk4 (fixed-step methods with a discrete adjoint), got '" + p.integrator + "'");
+  if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4" && p.integrator != "rk45")
+    top.fail(top.required("integrator"), "integrator: expected euler, heun, rk4 (fixed step, discrete adjoint) or rk45 (adaptive, continuous adjoint), got '" + p.integrator + "'");
+  p.rtol = top.number("rtol", p.rtol);
+  p.atol = top.number("atol", p.atol);
+  if (!(p.rtol > 0.0) || !(p.rtol < 1.0)) top.fail(top.required("rtol"), "rtol: expected a number in (0, 1)");
+  if (!(p.atol > 0.0) || !std::isfinite(p.atol)) top.fail(top.required("atol"), "atol: expected a positive number");
   p.tf = top.number("final_time");
   if (!(p.tf > 0.0) || !std::isfinite(p.tf)) top.fail(top.required("final_time"), "final_time: must be a positive number");
   p.dt = top.number("step");

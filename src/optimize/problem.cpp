@@ -111,14 +111,15 @@ void checkProblem(const OptimalControlProblem& p) {
   const auto& list = formulations();
   bool known = false;
   for (const FormulationInfo& f : list)
-    if (f.name == p.formulation && !f.index3 && f.name != "hdca") known = true;
+    if (f.name == p.formulation && !f.index3) known = true;
   if (!known && p.formulation != "auto")
     throw Error("formulation '" + p.formulation +
                 "' cannot be differentiated here: use one of the ODE formulations aba, crba, semi-recursive, "
-                "reference, dca (or auto)");
+                "reference, dca, the Hamiltonian hdca (or auto)");
   checkTopology(p.formulation == "auto" ? (m.hasConstraints() ? "reference" : "aba") : p.formulation, m);
-  if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4")
-    throw Error("integrator '" + p.integrator + "' has no discrete adjoint here: use euler, heun or rk4");
+  if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4" && p.integrator != "rk45")
+    throw Error("integrator '" + p.integrator + "' has no adjoint here: use euler, heun, rk4 (discrete) or rk45 (continuous)");
+  if (p.integrator == "rk45" && !(p.rtol > 0.0 && p.atol > 0.0)) throw Error("rk45 needs positive rtol and atol");
   if (p.cost.empty()) throw Error("the problem has no cost term");
   if (p.parameterCount() == 0) throw Error("the problem has no design parameter and no control");
   const Eigen::VectorXd b = p.initialParameters(), lo = p.lowerBounds(), hi = p.upperBounds();
@@ -128,9 +129,13 @@ void checkProblem(const OptimalControlProblem& p) {
       throw Error("the initial value of " + p.parameterName(k) + " (" + std::to_string(b[k]) +
                   ") lies outside its bounds [" + std::to_string(lo[k]) + ", " + std::to_string(hi[k]) + "]");
   }
-  for (const DesignParameter& d : p.design)
+  for (const DesignParameter& d : p.design) {
     if (d.target == DesignParameter::Target::BodyMass && !(d.lower > 0.0))
       throw Error("design parameter " + d.name + ": a mass needs a positive lower bound");
+    // HDCA keeps the bodies' inertias from its construction (dynamics/handle_assembly).
+    if (d.target == DesignParameter::Target::BodyMass && p.formulation == "hdca")
+      throw Error("design parameter " + d.name + ": masses cannot be design parameters with hdca; use another formulation");
+  }
   for (const CostTerm& c : p.cost) {
     switch (c.kind) {
       case CostTerm::Kind::MarkerPosition:

@@ -77,9 +77,12 @@ struct CostTerm {
 
 struct OptimalControlProblem {
   Model model;
-  std::string formulation = "auto";  ///< ODE formulations only (formulations() list)
-  std::string integrator = "rk4";    ///< explicit fixed-step: "euler", "heun" or "rk4"
-  double dt = 1e-3;
+  /// An ODE formulation (formulations() list), or the Hamiltonian "hdca" (state [q; p]).
+  std::string formulation = "auto";
+  /// Fixed step: "euler", "heun" or "rk4" (discrete adjoint); adaptive: "rk45" (continuous adjoint).
+  std::string integrator = "rk4";
+  double dt = 1e-3;  ///< the step; for rk45 the first step's hint
+  double rtol = 1e-8, atol = 1e-10;  ///< rk45's tolerances, forward and adjoint
   double tf = 1.0;
   /// Constraint stabilisation inside the equations of motion (Baumgarte; 0 = none): the
   /// gradient is that of the integrated ODE, so no projection after the step is allowed.

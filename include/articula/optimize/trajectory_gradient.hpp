@@ -1,5 +1,5 @@
 // The cost J(b) of an optimal control/design problem (optimize/problem.hpp) and its gradient
-// dJ/db by three methods that check each other:
+// dJ/db by three methods that check each other. With a fixed-step integrator (euler, heun, rk4):
 //
 //  - Adjoint (discrete): the exact gradient of the discrete cost, obtained by running the
 //    transposed linearisation of the explicit Runge-Kutta steps backward in time (Hager 2000,
@@ -13,22 +13,23 @@
 //  - Direct differentiation (forward sensitivities): the tangent linear model of the same steps,
 //    propagating dx/db (state size x parameters) forward with the state; its cost grows with the
 //    number of parameters. Equal to the adjoint gradient up to round-off.
-//  - Finite differences: central differences of J over whole simulations, P pairs of runs.
+//
+// With the adaptive rk45 the two are the continuous methods of seed 002 chapter 4
+// (differentiate, then discretise; optimize/continuous_gradient.cpp): the adjoint ODE integrated
+// backward over the interpolated forward run, and the forward sensitivity equations integrated
+// with the state. They agree with the finite differences to the integrators' tolerances. With the
+// Hamiltonian formulation hdca (state [q; p]) the adjoint is the joint-space Hamiltonian adjoint.
+//
+//  - Finite differences: central differences of J over whole simulations, 2P runs.
 //
 // The adjoint and direct methods need the local derivatives of the state derivative f(t, x, u, b)
 // and of the running cost with respect to x, u and the design parameters. They are taken here
-// by central differences of the formulation at each Runge-Kutta stage (step cbrt(eps) relative),
-// which is accurate to about 1e-10 relative; analytic derivatives of the recursive dynamics would
-// make them exact and cheaper, and are not written yet. Design parameters do not move the
-// initial state (the initial assembly is done once, with the model as given).
-//
-// Seed 002 chapter 4 derives the continuous Hamiltonian adjoint (eq. (4.13)-(4.16), (4.26)-(4.30));
-// the discrete adjoint here is the differentiate-then-discretise counterpart's
-// discretise-then-differentiate twin: it has no interpolation error, which is why the thesis
-// needed a dense grid (its Table 5.2 discussion) and this does not.
+// by central differences of the formulation (step cbrt(eps) relative), which is accurate to
+// about 1e-10 relative; analytic derivatives of the dynamics would make them exact and cheaper,
+// and are not written yet. Design parameters do not move the initial state (the initial assembly
+// is done once, with the model as given).
 #pragma once
 
-#include <functional>
 #include <memory>
 
 #include "articula/optimize/problem.hpp"
@@ -39,14 +40,15 @@ enum class GradientMethod { Adjoint, DirectDifferentiation, FiniteDifference };
 std::string_view gradientMethodName(GradientMethod method);  ///< "adjoint", "direct", "fd"
 
 struct GradientOptions {
-  /// Adjoint: steps between stored states; 0 picks ceil(sqrt(steps)), 1 stores every step.
+  /// Adjoint: steps between stored states; 0 picks about sqrt(steps) (for rk45, a power of two
+  /// adapted during the run), 1 stores every step.
   int checkpointInterval = 0;
   /// Finite differences of J: the step is this times max(1, |b_k|).
   double finiteDifferenceStep = 1e-6;
 };
 
 struct GradientStats {
-  long steps = 0;              ///< time steps of one forward run
+  long steps = 0;              ///< time steps of the last forward run
   long evaluations = 0;        ///< evaluations of the equations of motion, all runs so far
   long storedStates = 0;       ///< the last adjoint run: states held at once (checkpoints + one segment)
   int checkpointInterval = 0;  ///< the last adjoint run's interval
@@ -67,18 +69,15 @@ class TrajectoryGradient {
   /// J(b), and dJ/db written into g (resized to parameterCount()).
   double gradient(const Eigen::VectorXd& b, Eigen::VectorXd& g, GradientMethod method);
 
-  /// One forward run at b, calling `sample` at t = 0 and after every step with the state
-  /// x = [q; v], the control inputs u and the running cost h accumulated so far.
-  void trajectory(const Eigen::VectorXd& b,
-                  const std::function<void(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, double J)>& sample);
   /// The control inputs u(t) at b (one per control).
   void controls(const Eigen::VectorXd& b, double t, Eigen::VectorXd& u) const;
 
   const Model& workingModel() const;
   const GradientStats& stats() const;
 
+  struct Impl;  ///< the implementation, private to src/optimize (gradient_engine.hpp)
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

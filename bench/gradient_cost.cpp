@@ -1,0 +1,125 @@
+// Whole-run timings of trajectory gradients (docs/benchmarks.md, "Gradients"): the cost of one
+// gradient divided by the cost of one forward run, by the discrete adjoint, direct
+// differentiation and finite differences, on the cart + (N-1)-link pendulum of seed 002 chapter 6
+// (Table 5.3 values: cart 0.8 kg, links 1 m, 0.5 kg, 0.043 kg m^2, viscous joint friction).
+//  1. N = 3 (the double pendulum on a cart), a force on the cart on P = 2 ... 2000 knots;
+//  2. N = 4 ... 64 with P = 20, and the adjoint's memory with and without checkpointing.
+// Medians of 5 runs, all in one process; `make bench-gradient` builds and runs it.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "articula/model/builder.hpp"
+#include "articula/optimize/trajectory_gradient.hpp"
+
+using namespace articula;
+
+namespace {
+
+Model cartPendulum(int links) {
+  ModelBuilder b;
+  b.name = "cart_pendulum_" + std::to_string(links);
+  b.addBody({"cart", 0.8, Vec3::Zero(), Mat3(Vec3(0.019, 0.019, 0.019).asDiagonal()), {}, {}});
+  JointSpec rail;
+  rail.name = "rail";
+  rail.type = JointType::Prismatic;
+  rail.parent = "ground";
+  rail.child = "cart";
+  rail.axis = Vec3::UnitX();
+  b.addJoint(rail);
+  b.addJointSpring({"rail_friction", "rail", 0, 0.0, 0.5, 0.0, {}});
+  std::string parent = "cart";
+  for (int i = 0; i < links; ++i) {
+    const std::string name = "link" + std::to_string(i + 1);
+    b.addBody({name, 0.5, Vec3(0.5, 0, 0), Mat3(Vec3(1e-4, 0.043, 0.043).asDiagonal()), {}, {}});
+    JointSpec j;
+    j.name = "pin" + std::to_string(i + 1);
+    j.parent = parent;
+    j.child = name;
+    j.position = i == 0 ? Vec3::Zero() : Vec3(1.0, 0, 0);
+    j.q0 = {i == 0 ? 0.7 : 0.1};
+    b.addJoint(j);
+    b.addJointSpring({name + "_friction", j.name, 0, 0.0, 0.3, 0.0, {}});
+    parent = name;
+  }
+  b.addMarker({"tip", parent, Vec3(1.0, 0, 0), {}});
+  b.gravity = Vec3(0, -9.81, 0);
+  return b.build();
+}
+
+OptimalControlProblem problem(int links, int knots, double tf, double dt) {
+  OptimalControlProblem p;
+  p.model = cartPendulum(links);
+  p.tf = tf;
+  p.dt = dt;
+  ControlInput force;
+  force.name = "force";
+  force.joint = *p.model.findJoint("rail");
+  std::vector<double> t(static_cast<std::size_t>(knots));
+  for (int k = 0; k < knots; ++k) t[static_cast<std::size_t>(k)] = tf * k / std::max(1, knots - 1);
+  force.basis = ControlBasis(ControlBasis::Kind::PiecewiseLinear, t);
+  force.initial = 0.5;
+  p.controls.push_back(force);
+  CostTerm tip;
+  tip.kind = CostTerm::Kind::MarkerPosition;
+  tip.marker = 0;
+  tip.initialTarget = true;
+  p.cost.push_back(tip);
+  CostTerm effort;
+  effort.kind = CostTerm::Kind::ControlEffort;
+  effort.weight = 1e-3;
+  p.cost.push_back(effort);
+  return p;
+}
+
+template <class F>
+double median(F f, int repeats = 5) {
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  std::printf("1. cart + 2-link pendulum, 1 s at dt 1e-3 (rk4), force on P linear knots: time of one gradient / one forward run\n");
+  std::printf("%6s %12s %10s %10s %10s\n", "P", "forward (s)", "adjoint", "direct", "fd");
+  for (int P : {2, 20, 200, 2000}) {
+    TrajectoryGradient tg(problem(2, P, 1.0, 1e-3));
+    const Eigen::VectorXd b = Eigen::VectorXd::Constant(P, 0.5);
+    Eigen::VectorXd g;
+    const double forward = median([&] { tg.cost(b); });
+    const double adjoint = median([&] { tg.gradient(b, g, GradientMethod::Adjoint); });
+    const double direct = P <= 200 ? median([&] { tg.gradient(b, g, GradientMethod::DirectDifferentiation); }, 3) : 0.0;
+    const double fd = P <= 20 ? median([&] { tg.gradient(b, g, GradientMethod::FiniteDifference); }, 3) : 0.0;
+    std::printf("%6d %12.4g %10.1f", P, forward, adjoint / forward);
+    direct > 0 ? std::printf(" %10.1f", direct / forward) : std::printf(" %10s", "-");
+    fd > 0 ? std::printf(" %10.1f\n", fd / forward) : std::printf(" %10s\n", "(2P+1)");
+  }
+  std::printf("\n2. cart + (N-1)-link pendulum, 1 s at dt 1e-3 (rk4), P = 20: gradient / forward, adjoint memory\n");
+  std::printf("%6s %12s %10s %10s %16s %16s\n", "N", "forward (s)", "adjoint", "fd", "states (ckpt)", "states (all)");
+  for (int N : {4, 8, 16, 32, 64}) {
+    const OptimalControlProblem p = problem(N - 1, 20, 1.0, 1e-3);
+    TrajectoryGradient tg(p);
+    GradientOptions all;
+    all.checkpointInterval = 1;
+    TrajectoryGradient stored(p, all);
+    const Eigen::VectorXd b = Eigen::VectorXd::Constant(20, 0.5);
+    Eigen::VectorXd g;
+    const int repeats = N >= 32 ? 1 : 3;
+    const double forward = median([&] { tg.cost(b); });
+    const double adjoint = median([&] { tg.gradient(b, g, GradientMethod::Adjoint); }, repeats);
+    const double fd = median([&] { tg.gradient(b, g, GradientMethod::FiniteDifference); }, repeats);
+    stored.gradient(b, g, GradientMethod::Adjoint);
+    std::printf("%6d %12.4g %10.1f %10.1f %16ld %16ld\n", N, forward, adjoint / forward, fd / forward,
+                tg.stats().storedStates, stored.stats().storedStates);
+  }
+  return 0;
+}

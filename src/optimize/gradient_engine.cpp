@@ -1,0 +1,228 @@
+#include "gradient_engine.hpp"
+
+#include <cmath>
+
+#include "articula/dynamics/formulation.hpp"
+#include "articula/dynamics/reference.hpp"
+#include "articula/simulate/hamiltonian_system.hpp"
+#include "articula/simulate/system.hpp"
+
+namespace articula {
+
+namespace {
+
+// The problem's model with one load per control input, each a constant that the gradient
+// overwrites with u_c(t) before every evaluation (TimeFunction::setConstant). Returns the index
+// of each control's load in jointLoads or bodyLoads.
+std::vector<int> appendControlLoads(Model& model, const std::vector<ControlInput>& controls) {
+  std::vector<int> index;
+  for (const ControlInput& c : controls) {
+    if (c.kind == ControlInput::Kind::JointForce) {
+      index.push_back(static_cast<int>(model.jointLoads.size()));
+      model.jointLoads.push_back({c.name, c.joint, c.dof, TimeFunction::constant(0.0)});
+    } else {
+      index.push_back(static_cast<int>(model.bodyLoads.size()));
+      BodyLoad load;
+      load.name = c.name;
+      load.body = c.body;
+      load.torque = c.kind == ControlInput::Kind::BodyTorque;
+      load.worldFrame = true;
+      load.point = c.point;
+      load.direction = c.direction;
+      load.magnitude = TimeFunction::constant(0.0);
+      model.bodyLoads.push_back(load);
+    }
+  }
+  return index;
+}
+
+// Central-difference step for a variable of size `value`: cbrt(eps) balances the truncation error
+// (h^2) against the round-off (eps / h).
+double centralStep(double value) { return 6.0555e-6 * std::max(1.0, std::abs(value)); }
+
+}  // namespace
+
+TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOptions& o)
+    : problem(p), options(o), model(p.model) {
+  checkProblem(problem);
+  controlLoad = appendControlLoads(model, problem.controls);
+  nx = model.nq + model.nv;
+  Eigen::VectorXd q = model.q0, v = model.v0;
+  if (model.hasConstraints()) assemble(model, 0.0, q, v);
+  qv.resize(nx);
+  qv << q, v;
+  x0.resize(nx);
+  if (problem.formulation == "hdca") {
+    auto h = std::make_unique<HamiltonianSystem>(model);
+    hamiltonian = h.get();
+    hamiltonian->canonicalState(qv, x0);
+    ode = std::move(h);
+  } else {
+    FormulationOptions fo;
+    fo.baumgarteAlpha = problem.baumgarteAlpha;
+    fo.baumgarteBeta = problem.baumgarteBeta;
+    ode = std::make_unique<MultibodySystem>(model, makeFormulation(problem.formulation, model, fo), Stabilization::None);
+    x0 = qv;
+  }
+  costs = std::make_unique<detail::CostEvaluator>(model, problem.cost, qv);
+  adaptive = problem.integrator == "rk45";
+  if (!adaptive) {
+    tableau = detail::explicitTableau(problem.integrator);
+    steps = static_cast<int>(std::ceil(problem.tf / problem.dt * (1.0 - 1e-12)));
+  }
+  nu = static_cast<int>(problem.controls.size());
+  nd = static_cast<int>(problem.design.size());
+  P = problem.parameterCount();
+  int offset = nd;
+  for (const ControlInput& c : problem.controls) {
+    controlOffset.push_back(offset);
+    offset += c.basis.size();
+  }
+  xWork.resize(nx);
+  fPlus.resize(nx);
+  fMinus.resize(nx);
+  uWork.resize(nu);
+  localAdjoint.resize(nx + nu + nd);
+  D.resize(nx + 1, nx + nu + nd);
+  int widest = 1;
+  for (const ControlInput& c : problem.controls) widest = std::max(widest, c.basis.size());
+  basisWeights.resize(widest);
+  if (!adaptive) {
+    const int s = tableau.stages;
+    for (auto* vs : {&X, &K, &Xbar}) vs->assign(static_cast<std::size_t>(s), Eigen::VectorXd::Zero(nx));
+    U.assign(static_cast<std::size_t>(s), Eigen::VectorXd::Zero(nu));
+    L.assign(static_cast<std::size_t>(s), 0.0);
+    weight.resize(nx + 1);
+    interval = options.checkpointInterval > 0 ? options.checkpointInterval
+                                              : static_cast<int>(std::ceil(std::sqrt(static_cast<double>(steps))));
+    interval = std::min(interval, steps);
+    checkpoints.assign(static_cast<std::size_t>((steps + interval - 1) / interval), Eigen::VectorXd(nx));
+    segment.assign(static_cast<std::size_t>(interval), Eigen::VectorXd(nx));
+    stats.steps = steps;
+  }
+  b = problem.initialParameters();
+}
+
+TrajectoryGradient::Impl::~Impl() = default;
+
+void TrajectoryGradient::Impl::apply(const Eigen::VectorXd& params) {
+  if (params.size() != P)
+    throw Error("the parameter vector has " + std::to_string(params.size()) + " entries; the problem has " +
+                std::to_string(P));
+  if (!params.allFinite()) throw Error("the parameter vector holds a non-finite number");
+  b = params;
+  for (int d = 0; d < nd; ++d) writeParameter(model, problem.design[static_cast<std::size_t>(d)], b[d]);
+}
+
+void TrajectoryGradient::Impl::controlsAt(double t, Eigen::VectorXd& u) const {
+  for (int c = 0; c < nu; ++c) {
+    const ControlBasis& basis = problem.controls[static_cast<std::size_t>(c)].basis;
+    u[c] = basis.value(t, b.segment(controlOffset[static_cast<std::size_t>(c)], basis.size()));
+  }
+}
+
+void TrajectoryGradient::Impl::evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u,
+                                        Eigen::VectorXd& f, double& h) {
+  for (int c = 0; c < nu; ++c) {
+    const auto k = static_cast<std::size_t>(controlLoad[static_cast<std::size_t>(c)]);
+    if (problem.controls[static_cast<std::size_t>(c)].kind == ControlInput::Kind::JointForce)
+      model.jointLoads[k].magnitude.setConstant(u[c]);
+    else
+      model.bodyLoads[k].magnitude.setConstant(u[c]);
+  }
+  ode->derivative(t, x, f);
+  ++stats.evaluations;
+  if (!costs->hasRunning()) {
+    h = 0.0;
+  } else if (hamiltonian) {
+    hamiltonian->velocityState(t, x, qv);
+    h = costs->running(t, qv, u);
+  } else {
+    h = costs->running(t, x, u);
+  }
+}
+
+double TrajectoryGradient::Impl::terminalCost(const Eigen::VectorXd& x) {
+  if (!costs->hasTerminal()) return 0.0;
+  if (!hamiltonian) return costs->terminal(problem.tf, x);
+  hamiltonian->velocityState(problem.tf, x, qv);
+  return costs->terminal(problem.tf, qv);
+}
+
+void TrajectoryGradient::Impl::localDerivatives(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u) {
+  double hPlus = 0.0, hMinus = 0.0;
+  const auto column = [&](int col, double denom) {
+    D.col(col).head(nx) = (fPlus - fMinus) / denom;
+    D(nx, col) = (hPlus - hMinus) / denom;
+  };
+  xWork = x;
+  for (int j = 0; j < nx; ++j) {
+    const double value = x[j], step = centralStep(value), up = value + step, down = value - step;
+    xWork[j] = up;
+    evaluate(t, xWork, u, fPlus, hPlus);
+    xWork[j] = down;
+    evaluate(t, xWork, u, fMinus, hMinus);
+    xWork[j] = value;
+    column(j, up - down);
+  }
+  uWork = u;
+  for (int c = 0; c < nu; ++c) {
+    const double value = u[c], step = centralStep(value), up = value + step, down = value - step;
+    uWork[c] = up;
+    evaluate(t, x, uWork, fPlus, hPlus);
+    uWork[c] = down;
+    evaluate(t, x, uWork, fMinus, hMinus);
+    uWork[c] = value;
+    column(nx + c, up - down);
+  }
+  for (int d = 0; d < nd; ++d) {
+    const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
+    const double value = b[d], step = centralStep(value), up = value + step, down = value - step;
+    writeParameter(model, p, up);
+    evaluate(t, x, u, fPlus, hPlus);
+    writeParameter(model, p, down);
+    evaluate(t, x, u, fMinus, hMinus);
+    writeParameter(model, p, value);
+    column(nx + nu + d, up - down);
+  }
+}
+
+void TrajectoryGradient::Impl::terminalGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> grad) {
+  grad.setZero();
+  if (!costs->hasTerminal()) return;
+  Eigen::VectorXd& xs = xWork;
+  xs = x;
+  for (int j = 0; j < nx; ++j) {
+    const double value = x[j], step = centralStep(value), up = value + step, down = value - step;
+    xs[j] = up;
+    const double plus = terminalCost(xs);
+    xs[j] = down;
+    const double minus = terminalCost(xs);
+    xs[j] = value;
+    grad[j] = (plus - minus) / (up - down);
+  }
+}
+
+void TrajectoryGradient::Impl::addControlAdjoint(double t, const Eigen::Ref<const Eigen::VectorXd>& ubar,
+                                                 Eigen::Ref<Eigen::VectorXd> g) {
+  for (int c = 0; c < nu; ++c) {
+    const ControlBasis& basis = problem.controls[static_cast<std::size_t>(c)].basis;
+    auto w = basisWeights.head(basis.size());
+    basis.weights(t, w);
+    g.segment(controlOffset[static_cast<std::size_t>(c)], basis.size()) += ubar[c] * w;
+  }
+}
+
+void TrajectoryGradient::Impl::fillParameterRows(double t, Eigen::Ref<Eigen::MatrixXd> rows) {
+  // rows: the nu + nd rows below dX/db in G
+  rows.setZero();
+  for (int c = 0; c < nu; ++c) {
+    const ControlBasis& basis = problem.controls[static_cast<std::size_t>(c)].basis;
+    auto w = basisWeights.head(basis.size());
+    basis.weights(t, w);
+    rows.row(c).segment(controlOffset[static_cast<std::size_t>(c)], basis.size()) = w.transpose();
+  }
+  for (int d = 0; d < nd; ++d) rows(nu + d, d) = 1.0;
+}
+
+}  // namespace articula

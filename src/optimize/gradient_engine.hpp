@@ -1,0 +1,86 @@
+// Private to src/optimize: the state of a TrajectoryGradient and the pieces its methods share.
+//  - gradient_engine.cpp: the working model, parameters and controls, f and h at one point, the
+//    local derivatives D by central differences;
+//  - discrete_gradient.cpp: fixed-step explicit Runge-Kutta runs, their discrete adjoint
+//    (checkpointed) and direct differentiation;
+//  - continuous_gradient.cpp: adaptive (rk45) runs, the continuous adjoint integrated backward
+//    over the interpolated forward trajectory, and the continuous forward sensitivities;
+//  - trajectory_gradient.cpp: the public interface and finite differences.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "articula/integrate/ode.hpp"
+#include "articula/optimize/trajectory_gradient.hpp"
+#include "cost_evaluator.hpp"
+#include "explicit_tableau.hpp"
+
+namespace articula {
+
+class HamiltonianSystem;
+
+struct TrajectoryGradient::Impl {
+  Impl(const OptimalControlProblem& p, const GradientOptions& o);
+  ~Impl();
+
+  OptimalControlProblem problem;
+  GradientOptions options;
+  Model model;  // the working model: the problem's, with the control loads appended
+  std::vector<int> controlLoad;    // each control's load in model.jointLoads / bodyLoads
+  std::vector<int> controlOffset;  // first coefficient of each control in b
+  std::unique_ptr<OdeSystem> ode;  // the equations of motion: [q; v] or, for hdca, [q; p]
+  HamiltonianSystem* hamiltonian = nullptr;  // ode, when the state is [q; p]
+  Eigen::VectorXd x0;
+  std::unique_ptr<detail::CostEvaluator> costs;
+  bool adaptive = false;  // rk45: continuous methods; otherwise the discrete ones
+  detail::ExplicitTableau tableau;
+  int steps = 0;  // fixed-step runs
+  int nx = 0, nu = 0, nd = 0, P = 0;
+  GradientStats stats;
+
+  Eigen::VectorXd b;  // the parameters last applied
+  Eigen::VectorXd qv, xWork, fPlus, fMinus, uWork, localAdjoint, basisWeights;
+  Eigen::MatrixXd D;  // [df/dx df/du df/dp; dh/dx dh/du dh/dp] at one point, (nx + 1) x (nx + nu + nd)
+
+  // discrete methods (discrete_gradient.cpp)
+  std::vector<Eigen::VectorXd> X, U, K, Xbar;  // one step's stage arguments, controls, slopes, adjoints
+  std::vector<double> L;                       // one step's stage running costs
+  Eigen::VectorXd weight;                      // [K_bar_i; h b_i]
+  std::vector<Eigen::VectorXd> checkpoints, segment;
+  int interval = 1;
+  Eigen::MatrixXd S, G, Wctl;  // direct differentiation: dx/db, [dX/db; du/db; dp/db], du/db
+  std::vector<Eigen::MatrixXd> dKL;
+
+  // shared (gradient_engine.cpp)
+  void apply(const Eigen::VectorXd& params);
+  void controlsAt(double t, Eigen::VectorXd& u) const;
+  /// f(t, x, u) and h(t, x, u) with the controls u written into the working model.
+  void evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, Eigen::VectorXd& f, double& h);
+  /// S(x) at tf.
+  double terminalCost(const Eigen::VectorXd& x);
+  /// D at (t, x, u): central differences in every state component, control and design parameter.
+  void localDerivatives(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u);
+  /// dS/dx at the final state, by central differences.
+  void terminalGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> grad);
+  /// g(controls) += ubar_c phi_c(t) for every control c.
+  void addControlAdjoint(double t, const Eigen::Ref<const Eigen::VectorXd>& ubar, Eigen::Ref<Eigen::VectorXd> g);
+  /// G = [dX/db (given, top rows); du/db at t; dp/db] below the given top rows.
+  void fillParameterRows(double t, Eigen::Ref<Eigen::MatrixXd> G);
+
+  // fixed step (discrete_gradient.cpp)
+  double time(int k) const { return k >= steps ? problem.tf : k * problem.dt; }
+  double stages(double t, double h, const Eigen::VectorXd& x);
+  double step(int k, Eigen::VectorXd& x);
+  double forward(Eigen::VectorXd& x, bool keepCheckpoints);
+  double discreteAdjoint(Eigen::VectorXd& g);
+  double discreteDirect(Eigen::VectorXd& g);
+
+  // adaptive (continuous_gradient.cpp)
+  double adaptiveCost();
+  double continuousAdjoint(Eigen::VectorXd& g);
+  double continuousDirect(Eigen::VectorXd& g);
+};
+
+}  // namespace articula
