@@ -12,6 +12,7 @@
 #include "articula/integrate/integrator.hpp"
 #include "articula/integrate/structural.hpp"
 #include "articula/model/generators.hpp"
+#include "articula/optimize/trajectory_gradient.hpp"
 #include "articula/simulate/hamiltonian_system.hpp"
 #include "articula/simulate/simulation.hpp"
 #include "articula/simulate/system.hpp"
@@ -223,4 +224,39 @@ TEST(StepAllocations, SimulateRunLoopAllocatesNothingPerStep) {
   const long setUp = allocationsOfRun(chain, twoThreads, 0.01, newCalls);
   EXPECT_GT(setUp, 0);  // the counter sees simulate()'s own allocations
   EXPECT_EQ(allocationsOfRun(chain, twoThreads, 0.02, newCalls), setUp);
+}
+
+// A discrete gradient allocates a fixed number of buffers per call (its result, a few vectors),
+// none per step: the counts for 0.2 s and 0.4 s of motion agree. The checkpoint interval is fixed
+// so that the storage, sized with the problem, is the same for both.
+TEST(StepAllocations, DiscreteGradientsAllocateNothingPerStep) {
+  const auto allocationsOfGradient = [](double tf, GradientMethod method) {
+    OptimalControlProblem p;
+    p.model = makeChain(6, true);
+    p.tf = tf;
+    p.dt = 0.01;
+    p.formulation = "aba";
+    ControlInput torque;
+    torque.name = "torque";
+    torque.joint = 1;
+    torque.basis = ControlBasis(ControlBasis::Kind::CubicSpline, {0.0, 0.1, 0.2, 0.3, 0.4});
+    p.controls.push_back(torque);
+    CostTerm effort;
+    effort.kind = CostTerm::Kind::ControlEffort;
+    p.cost.push_back(effort);
+    CostTerm tip;
+    tip.kind = CostTerm::Kind::JointVelocity;
+    tip.coordinate = 2;
+    p.cost.push_back(tip);
+    GradientOptions options;
+    options.checkpointInterval = 5;
+    TrajectoryGradient tg(p, options);
+    Eigen::VectorXd b = p.initialParameters(), g;
+    tg.gradient(b, g, method);  // warm-up: sizes the direct method's matrices
+    const long before = allocations.load();
+    tg.gradient(b, g, method);
+    return allocations.load() - before;
+  };
+  for (GradientMethod method : {GradientMethod::Adjoint, GradientMethod::DirectDifferentiation})
+    EXPECT_EQ(allocationsOfGradient(0.4, method), allocationsOfGradient(0.2, method)) << gradientMethodName(method);
 }
