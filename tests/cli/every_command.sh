@@ -27,6 +27,9 @@ run() {  # run COMMAND: one real use of the command, with a check of what it did
     view)     # the page rebuilt from results.csv is the page the run wrote, byte for byte
               "$articula" view "$out/sim" -o "$out/v.html" > /dev/null && cmp "$out/sim/animation.html" "$out/v.html" &&
               ! "$articula" view "$out/sim" --model "$root/models/four_bar.yaml" -o "$out/w.html" 2> /dev/null ;;
+    gradient) grep -q '^fd ' <<< "$("$articula" gradient "$root/problems/five_bar_design.yaml")" ;;
+    optimize) "$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/opt" --quiet &&
+              test -s "$out/opt/parameters.csv" && "$articula" report "$out/opt" -o "$out/opt.html" ;;
     *)        echo "command '$1' is in --help but has no case in $0"; return 1 ;;
   esac
 }
