@@ -6,10 +6,12 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "articula/io/animation.hpp"
 #include "articula/io/csv_writer.hpp"
-#include "articula/io/results_table.hpp"
 #include "articula/io/summary_json.hpp"
 #include "articula/io/yaml_model.hpp"
 #include "articula/io/yaml_problem.hpp"
@@ -30,17 +32,47 @@ std::ofstream openOutput(const std::string& path) {
 }
 
 // A warm start: the `value` column of a parameters.csv written by an earlier optimize run, in
-// the problem's parameter order (names checked).
+// the problem's parameter order, its `name` column checked against the problem's parameter names.
+// Read here rather than by ResultsTable, which takes numeric columns only.
 Eigen::VectorXd readStart(const std::string& path, const OptimalControlProblem& p) {
-  const ResultsTable table = ResultsTable::read(path);
-  const auto value = table.find("value");
-  if (!value) throw Error(path + ": no 'value' column (expected a parameters.csv of articula optimize)");
-  if (static_cast<int>(table.rows()) != p.parameterCount())
-    throw Error(path + ": " + std::to_string(table.rows()) + " parameters; the problem has " +
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open '" + path + "'");
+  const auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream s(line);
+    for (std::string cell; std::getline(s, cell, ',');) cells.push_back(cell);
+    return cells;
+  };
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split(line);
+  const auto column = [&](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+  };
+  const int nameColumn = column("name"), valueColumn = column("value");
+  if (valueColumn < 0) throw Error(path + ": no 'value' column (expected a parameters.csv of articula optimize)");
+  std::vector<double> values;
+  for (int row = 2; std::getline(in, line); ++row) {
+    if (line.empty()) continue;
+    const std::vector<std::string> cells = split(line);
+    const int k = static_cast<int>(values.size());
+    if (static_cast<int>(cells.size()) <= std::max(nameColumn, valueColumn))
+      throw Error(path + ":" + std::to_string(row) + ": too few columns");
+    if (nameColumn >= 0 && k < p.parameterCount() && cells[static_cast<std::size_t>(nameColumn)] != p.parameterName(k))
+      throw Error(path + ":" + std::to_string(row) + ": parameter '" + cells[static_cast<std::size_t>(nameColumn)] +
+                  "' where the problem has '" + p.parameterName(k) + "'");
+    const std::string& text = cells[static_cast<std::size_t>(valueColumn)];
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size())
+      throw Error(path + ":" + std::to_string(row) + ": value '" + text + "' is not a number");
+    values.push_back(v);
+  }
+  if (static_cast<int>(values.size()) != p.parameterCount())
+    throw Error(path + ": " + std::to_string(values.size()) + " parameters; the problem has " +
                 std::to_string(p.parameterCount()));
-  Eigen::VectorXd b(p.parameterCount());
-  for (int k = 0; k < b.size(); ++k) b[k] = table.column(*value)[static_cast<std::size_t>(k)];
-  return b;
+  return Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
 }
 
 // The model with the design parameters b and each control as a joint_force / force / torque
@@ -168,9 +200,9 @@ int optimizeCommand(const Command& c) {
     if (hasGradient) history << rec.projectedGradientNorm;
     history << "," << rec.boundViolation << "," << rec.wallSeconds << "\n";
     history.flush();
-    if (!c.quiet)
-      std::cout << std::right << std::setw(6) << rec.evaluation << "  " << std::left << std::setw(22)
-                << std::setprecision(15) << rec.cost << "  " << std::setw(16) << std::setprecision(4);
+    if (c.quiet) return;
+    std::cout << std::right << std::setw(6) << rec.evaluation << "  " << std::left << std::setw(22)
+              << std::setprecision(15) << rec.cost << "  " << std::setw(16) << std::setprecision(4);
     if (hasGradient)
       std::cout << rec.projectedGradientNorm;
     else
