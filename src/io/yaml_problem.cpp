@@ -50,6 +50,32 @@ void readBounds(const Reader& r, double& initial, double& lower, double& upper) 
            "initial: the value " + std::to_string(initial) + " lies outside [lower, upper]");
 }
 
+// An entry of initial_state: {joint, q, v} overriding the model's initial coordinates and
+// velocities of one joint (a number for a one-coordinate joint, else a list), so that several
+// problems can start one model from different states.
+void readInitialState(Model& m, const Reader& r) {
+  r.allowKeys({"joint", "q", "v"});
+  const std::string name = r.text("joint");
+  const auto j = m.findJoint(name);
+  if (!j) r.fail(r.required("joint"), "joint: no joint named '" + name + "' in the model");
+  const Joint& joint = m.joints[static_cast<std::size_t>(*j)];
+  if (!r.has("q") && !r.has("v")) r.fail("give q, v or both");
+  if (r.has("q")) {
+    const YAML::Node n = r.required("q");
+    const std::vector<double> q = n.IsScalar() ? std::vector<double>{r.toNumber(n, "q")} : r.toList(n, "q");
+    if (static_cast<int>(q.size()) != joint.nq)
+      r.fail(n, "q: joint '" + name + "' has " + std::to_string(joint.nq) + " coordinate(s), got " + std::to_string(q.size()));
+    for (int k = 0; k < joint.nq; ++k) m.q0[joint.iq + k] = q[static_cast<std::size_t>(k)];
+  }
+  if (r.has("v")) {
+    const YAML::Node n = r.required("v");
+    const std::vector<double> v = n.IsScalar() ? std::vector<double>{r.toNumber(n, "v")} : r.toList(n, "v");
+    if (static_cast<int>(v.size()) != joint.nv)
+      r.fail(n, "v: joint '" + name + "' has " + std::to_string(joint.nv) + " velocity coordinate(s), got " + std::to_string(v.size()));
+    for (int k = 0; k < joint.nv; ++k) m.v0[joint.iv + k] = v[static_cast<std::size_t>(k)];
+  }
+}
+
 void readDesign(OptimalControlProblem& p, const Reader& r) {
   using T = DesignParameter::Target;
   r.allowKeys({"name", "element", "body", "parameter", "initial", "lower", "upper"});
@@ -218,7 +244,7 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
 void readOptimizer(ProblemFile& f, const Reader& top) {
   if (!top.has("optimizer")) return;
   const Reader r = top.child("optimizer");
-  r.allowKeys({"algorithm", "max_evaluations", "cost_tolerance", "parameter_tolerance", "gradient"});
+  r.allowKeys({"algorithm", "max_evaluations", "cost_tolerance", "parameter_tolerance", "cost_scale", "gradient"});
   OptimizerOptions& o = f.optimizer;
   o.algorithm = r.text("algorithm", o.algorithm);
   const auto& valid = optimizerAlgorithms();
@@ -228,6 +254,9 @@ void readOptimizer(ProblemFile& f, const Reader& top) {
   if (o.maxEvaluations < 1) r.fail(r.required("max_evaluations"), "max_evaluations: must be at least 1");
   o.costTolerance = r.number("cost_tolerance", o.costTolerance);
   o.parameterTolerance = r.number("parameter_tolerance", o.parameterTolerance);
+  o.costScale = r.number("cost_scale", o.costScale);
+  if (!(o.costScale > 0.0) || !std::isfinite(o.costScale))
+    r.fail(r.required("cost_scale"), "cost_scale: must be a positive number");
   const std::string g = r.text("gradient", "adjoint");
   if (g == "adjoint") o.gradient = GradientMethod::Adjoint;
   else if (g == "direct") o.gradient = GradientMethod::DirectDifferentiation;
@@ -239,8 +268,8 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   if (!doc.IsMap())
     throw ModelError(yaml::markLocation(file, doc.Mark()), "", "the top level must be a map with keys such as 'model' and 'cost', got " + describe(doc));
   const Reader top(doc, file, "");
-  top.allowKeys({"model", "formulation", "integrator", "step", "final_time", "rtol", "atol", "baumgarte", "checkpoint_interval", "design",
-                 "controls", "cost", "optimizer"});
+  top.allowKeys({"model", "formulation", "integrator", "step", "final_time", "rtol", "atol", "baumgarte",
+                 "checkpoint_interval", "initial_state", "design", "controls", "cost", "optimizer"});
   ProblemFile f;
   OptimalControlProblem& p = f.problem;
   const std::filesystem::path modelPath(top.text("model"));
@@ -278,6 +307,7 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   }
   f.gradient.checkpointInterval = top.integer("checkpoint_interval", 0);
   if (f.gradient.checkpointInterval < 0) top.fail(top.required("checkpoint_interval"), "checkpoint_interval: must not be negative");
+  forEach(top, "initial_state", "initial state", [&](const Reader& r) { readInitialState(p.model, r); });
   forEach(top, "design", "design parameter", [&](const Reader& r) { readDesign(p, r); });
   forEach(top, "controls", "control", [&](const Reader& r) { readControl(p, r); });
   if (forEach(top, "cost", "cost term", [&](const Reader& r) { readCost(p, r); }) == 0)

@@ -48,7 +48,7 @@ struct Objective {
       J = gradient.cost(b);
     } else {
       J = gradient.gradient(b, g, options.gradient);
-      Eigen::Map<Eigen::VectorXd>(grad.data(), static_cast<Eigen::Index>(grad.size())) = g;
+      Eigen::Map<Eigen::VectorXd>(grad.data(), static_cast<Eigen::Index>(grad.size())) = options.costScale * g;
     }
     OptimizationRecord r;
     r.evaluation = static_cast<int>(result.history.size()) + 1;
@@ -63,7 +63,7 @@ struct Objective {
       result.cost = J;
       if (!grad.empty()) result.gradient = g;
     }
-    return J;
+    return options.costScale * J;
   }
 };
 
@@ -88,6 +88,8 @@ OptimizationResult optimize(TrajectoryGradient& gradient, const OptimalControlPr
                             const Eigen::VectorXd& start, const OptimizerOptions& options,
                             const std::function<void(const OptimizationRecord&)>& progress) {
   const int n = gradient.parameterCount();
+  if (!(options.costScale > 0.0) || !std::isfinite(options.costScale))
+    throw Error("the cost scale must be a positive number");
   if (start.size() != n)
     throw Error("the start vector has " + std::to_string(start.size()) + " entries; the problem has " + std::to_string(n) +
                 " parameters");

@@ -59,6 +59,23 @@ double TrajectoryGradient::gradient(const Eigen::VectorXd& b, Eigen::VectorXd& g
   return 0.0;
 }
 
+void TrajectoryGradient::trajectory(
+    const Eigen::VectorXd& b,
+    const std::function<void(double, const Eigen::VectorXd&, const Eigen::VectorXd&, double)>& sample) {
+  Impl& e = *impl_;
+  if (e.adaptive) throw Error("trajectory(): fixed-step integrators only (euler, heun, rk4)");
+  e.apply(b);
+  Eigen::VectorXd x = e.x0, u(e.nu);
+  double J = 0.0;
+  e.controlsAt(0.0, u);
+  sample(0.0, x, u, J);
+  for (int k = 0; k < e.steps; ++k) {
+    J += e.step(k, x);
+    e.controlsAt(e.time(k + 1), u);
+    sample(e.time(k + 1), x, u, k + 1 == e.steps ? J + e.terminalCost(x) : J);
+  }
+}
+
 void TrajectoryGradient::controls(const Eigen::VectorXd& b, double t, Eigen::VectorXd& u) const {
   Impl& e = *impl_;
   e.apply(b);

@@ -16,6 +16,10 @@ struct OptimizerOptions {
   int maxEvaluations = 200;         ///< cost-and-gradient evaluations
   double costTolerance = 1e-12;     ///< stop when J changes by less than this, relative
   double parameterTolerance = 1e-10;  ///< stop when b changes by less than this, relative
+  /// The optimiser minimises costScale * J (records and results keep J itself). L-BFGS stops when
+  /// the largest gradient component falls below a fixed absolute threshold, so a problem whose J
+  /// is small near its optimum stops early unless its cost is scaled up.
+  double costScale = 1.0;
   GradientMethod gradient = GradientMethod::Adjoint;
 };
 

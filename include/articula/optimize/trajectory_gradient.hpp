@@ -30,6 +30,7 @@
 // is done once, with the model as given).
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "articula/optimize/problem.hpp"
@@ -69,6 +70,11 @@ class TrajectoryGradient {
   /// J(b), and dJ/db written into g (resized to parameterCount()).
   double gradient(const Eigen::VectorXd& b, Eigen::VectorXd& g, GradientMethod method);
 
+  /// One forward run at b with a fixed-step integrator, calling `sample` at t = 0 and after every
+  /// step with the state x (the formulation's: [q; v], or [q; p] for hdca), the control inputs u and
+  /// the cost accumulated so far (the terminal cost added at tf). Throws articula::Error for rk45.
+  void trajectory(const Eigen::VectorXd& b,
+                  const std::function<void(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, double J)>& sample);
   /// The control inputs u(t) at b (one per control).
   void controls(const Eigen::VectorXd& b, double t, Eigen::VectorXd& u) const;
 
