@@ -223,7 +223,16 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
       readTarget(c, r, true);
       break;
     }
-    case K::JointPosition:
+    case K::JointPosition: {
+      const int iv = coordinateOf(m, r);
+      const Joint& joint = m.joints[static_cast<std::size_t>(*m.findJoint(r.text("joint")))];
+      if (joint.nq != joint.nv)
+        r.fail(r.required("joint"), "joint: joint '" + joint.name + "' has quaternion coordinates (ball or free); "
+                                    "a joint_position target needs one of scalar coordinates");
+      c.coordinate = joint.iq + (iv - joint.iv);
+      readTarget(c, r, false);
+      break;
+    }
     case K::JointVelocity:
       c.coordinate = coordinateOf(m, r);
       readTarget(c, r, false);

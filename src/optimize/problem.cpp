@@ -102,10 +102,6 @@ std::string OptimalControlProblem::parameterName(int k) const {
 
 void checkProblem(const OptimalControlProblem& p) {
   const Model& m = p.model;
-  if (m.nq != m.nv)
-    throw Error("gradients are not yet available for models with ball or free joints (quaternion coordinates): "
-                "model '" + m.name + "' has " + std::to_string(m.nq) + " position and " + std::to_string(m.nv) +
-                " velocity coordinates");
   if (!(p.tf > 0.0) || !std::isfinite(p.tf)) throw Error("the final time must be a positive number");
   if (!(p.dt > 0.0) || !(p.dt <= p.tf)) throw Error("the time step must be positive and not exceed the final time");
   const auto& list = formulations();
@@ -143,8 +139,10 @@ void checkProblem(const OptimalControlProblem& p) {
         if (c.marker < 0 || c.marker >= static_cast<int>(m.markers.size())) throw Error("cost term: no such marker");
         break;
       case CostTerm::Kind::JointPosition:
+        if (c.coordinate < 0 || c.coordinate >= m.nq) throw Error("cost term: no such joint coordinate");
+        break;
       case CostTerm::Kind::JointVelocity:
-        if (c.coordinate < 0 || c.coordinate >= m.nv) throw Error("cost term: no such joint coordinate");
+        if (c.coordinate < 0 || c.coordinate >= m.nv) throw Error("cost term: no such joint velocity");
         break;
       case CostTerm::Kind::ControlEffort:
         if (c.terminal) throw Error("a control-effort cost term cannot be terminal");

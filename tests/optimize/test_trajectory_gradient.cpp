@@ -81,14 +81,16 @@ TEST(TrajectoryGradient, CheckpointedAdjointEqualsTheFullyStoredOne) {
   for (int k = 0; k < g1.size(); ++k) EXPECT_EQ(g1[k], g2[k]) << k;
 }
 
-// A spatial tree of 8 bodies on revolute, universal, prismatic, cylindrical and planar joints
-// (branches, joint axes and placements at random), with a joint spring and a point spring as the
+// A spatial tree of 8 bodies on revolute, universal, prismatic, cylindrical, planar, ball and free
+// joints (branches, joint axes and placements at random; quaternion coordinates included), with a joint spring and a point spring as the
 // design, a body force and a joint torque as controls, marker tracking and joint targets as cost.
 TEST(TrajectoryGradient, AdjointDirectAndFiniteDifferencesAgreeOnASpatialTreeOf8Bodies) {
   OptimalControlProblem p;
   ModelBuilder builder = test_models::randomTreeOf(
-      8, 3, {JointType::Revolute, JointType::Universal, JointType::Prismatic, JointType::Cylindrical, JointType::Planar});
-  builder.addJointSpring({"twist", "j2", 0, 4.0, 0.3, 0.1, {}});
+      8, 3,
+      {JointType::Revolute, JointType::Universal, JointType::Spherical, JointType::Prismatic, JointType::Cylindrical,
+       JointType::Free, JointType::Planar});
+  builder.addJointSpring({"twist", "j4", 0, 4.0, 0.3, 0.1, {}});
   builder.addPointSpring({"tie", "ground", "b7", Vec3(0.5, 0.5, 0.0), Vec3(0.1, 0, 0), 25.0, 0.4, 0.6, {}});
   builder.addMarker({"tip", "b7", Vec3(0.2, 0.1, 0.0), {}});
   p.model = builder.build();
@@ -129,7 +131,7 @@ TEST(TrajectoryGradient, AdjointDirectAndFiniteDifferencesAgreeOnASpatialTreeOf8
   joint.target = {TimeFunction::constant(0.2)};
   joint.weight = 2.0;
   p.cost.push_back(joint);
-  ASSERT_EQ(p.model.nq, p.model.nv);
+  ASSERT_EQ(p.model.nq, p.model.nv + 2);  // one ball and one free joint
   TrajectoryGradient tg(p);
   Eigen::VectorXd b = p.initialParameters(), gA, gD, gF;
   for (int k = 0; k < b.size(); ++k) b[k] += 0.05 * k;  // non-uniform controls

@@ -59,7 +59,7 @@ struct CostTerm {
   enum class Kind {
     MarkerPosition,   ///< w |r_P(q) - target(t)|^2, running or terminal
     MarkerVelocity,   ///< w |v_P(q, v) - target(t)|^2, running or terminal
-    JointPosition,    ///< w (q_i - target(t))^2 on one scalar coordinate
+    JointPosition,    ///< w (q_i - target(t))^2 on one coordinate (of a joint with scalar coordinates)
     JointVelocity,    ///< w (v_i - target(t))^2
     ControlEffort,    ///< w u_c(t)^2 (running only)
   };
@@ -101,8 +101,7 @@ struct OptimalControlProblem {
 };
 
 /// Throws articula::Error naming what is wrong: a formulation or integrator that does not fit,
-/// bounds that exclude the initial value, a cost term that refers to nothing, a model with
-/// quaternion joints (not yet supported by the gradients), no cost.
+/// bounds that exclude the initial value, a cost term that refers to nothing, no cost.
 void checkProblem(const OptimalControlProblem& problem);
 
 }  // namespace articula
