@@ -94,7 +94,7 @@ gradient and optimize options:
   --method LIST          gradient: comma-separated adjoint (discrete adjoint, checkpointed), direct
                          (forward sensitivities), fd (central finite differences of whole runs)
   --gradient METHOD      optimize: the gradient the optimiser uses (default: the problem's, adjoint)
-  --algorithm NAME       optimize: lbfgs, slsqp, mma, ccsaq (NLopt; default: the problem's, lbfgs)
+  --algorithm NAME       optimize: lbfgs, slsqp, mma, ccsaq (NLopt), ipopt (default: the problem's, lbfgs)
   --max-evaluations N    optimize: cost-and-gradient evaluations allowed
   --start FILE.csv       start from the values of a parameters.csv of an earlier run (warm start)
   --out DIR              optimize: output directory (default out)

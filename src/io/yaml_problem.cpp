@@ -258,7 +258,7 @@ void readOptimizer(ProblemFile& f, const Reader& top) {
   o.algorithm = r.text("algorithm", o.algorithm);
   const auto& valid = optimizerAlgorithms();
   if (std::find(valid.begin(), valid.end(), o.algorithm) == valid.end())
-    r.fail(r.required("algorithm"), "algorithm: expected lbfgs, slsqp, mma or ccsaq, got '" + o.algorithm + "'");
+    r.fail(r.required("algorithm"), "algorithm: expected lbfgs, slsqp, mma, ccsaq or ipopt, got '" + o.algorithm + "'");
   o.maxEvaluations = r.integer("max_evaluations", o.maxEvaluations);
   if (o.maxEvaluations < 1) r.fail(r.required("max_evaluations"), "max_evaluations: must be at least 1");
   o.costTolerance = r.number("cost_tolerance", o.costTolerance);

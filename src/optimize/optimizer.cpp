@@ -2,8 +2,9 @@
 
 #include <nlopt.hpp>
 
-#include <chrono>
 #include <cmath>
+
+#include "evaluation_log.hpp"
 
 namespace articula {
 
@@ -31,46 +32,10 @@ std::string describeResult(nlopt::result r) {
   }
 }
 
-// nlopt's objective: a pointer to this.
-struct Objective {
-  TrajectoryGradient& gradient;
-  const OptimizerOptions& options;
-  Eigen::VectorXd lower, upper;
-  const std::function<void(const OptimizationRecord&)>& progress;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  OptimizationResult result;
-  Eigen::VectorXd g;
-
-  double operator()(const std::vector<double>& x, std::vector<double>& grad) {
-    const Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
-    double J;
-    if (grad.empty()) {
-      J = gradient.cost(b);
-    } else {
-      J = gradient.gradient(b, g, options.gradient);
-      Eigen::Map<Eigen::VectorXd>(grad.data(), static_cast<Eigen::Index>(grad.size())) = options.costScale * g;
-    }
-    OptimizationRecord r;
-    r.evaluation = static_cast<int>(result.history.size()) + 1;
-    r.cost = J;
-    r.projectedGradientNorm = grad.empty() ? std::nan("") : projectedGradientNorm(b, g, lower, upper);
-    r.boundViolation = std::max({0.0, (lower - b).maxCoeff(), (b - upper).maxCoeff()});
-    r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.history.push_back(r);
-    if (progress) progress(r);
-    if (result.parameters.size() == 0 || J < result.cost) {
-      result.parameters = b;
-      result.cost = J;
-      if (!grad.empty()) result.gradient = g;
-    }
-    return options.costScale * J;
-  }
-};
-
 }  // namespace
 
 const std::vector<std::string>& optimizerAlgorithms() {
-  static const std::vector<std::string> names = {"lbfgs", "slsqp", "mma", "ccsaq"};
+  static const std::vector<std::string> names = {"lbfgs", "slsqp", "mma", "ccsaq", "ipopt"};
   return names;
 }
 
@@ -87,44 +52,47 @@ double projectedGradientNorm(const Eigen::VectorXd& b, const Eigen::VectorXd& g,
 OptimizationResult optimize(TrajectoryGradient& gradient, const OptimalControlProblem& problem,
                             const Eigen::VectorXd& start, const OptimizerOptions& options,
                             const std::function<void(const OptimizationRecord&)>& progress) {
+  detail::checkOptimizerInput(gradient, start, options);
+  detail::EvaluationLog log(gradient, problem, options, progress);
+  const Eigen::VectorXd x0 = start.cwiseMax(log.lower()).cwiseMin(log.upper());
+  if (options.algorithm == "ipopt") return detail::optimizeWithIpopt(log, x0, options);
+
   const int n = gradient.parameterCount();
-  if (!(options.costScale > 0.0) || !std::isfinite(options.costScale))
-    throw Error("the cost scale must be a positive number");
-  if (start.size() != n)
-    throw Error("the start vector has " + std::to_string(start.size()) + " entries; the problem has " + std::to_string(n) +
-                " parameters");
   nlopt::opt opt(nloptAlgorithm(options.algorithm), static_cast<unsigned>(n));
-  Objective objective{gradient, options, problem.lowerBounds(), problem.upperBounds(), progress};
   const auto toStd = [](const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
-  opt.set_lower_bounds(toStd(objective.lower));
-  opt.set_upper_bounds(toStd(objective.upper));
+  opt.set_lower_bounds(toStd(log.lower()));
+  opt.set_upper_bounds(toStd(log.upper()));
+  struct Objective {
+    detail::EvaluationLog& log;
+    double scale;
+    Eigen::VectorXd g;
+  } objective{log, options.costScale, Eigen::VectorXd(n)};
   opt.set_min_objective(
       [](const std::vector<double>& x, std::vector<double>& grad, void* data) {
-        return (*static_cast<Objective*>(data))(x, grad);
+        auto& o = *static_cast<Objective*>(data);
+        const Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
+        const double J = o.log.evaluate(b, grad.empty() ? nullptr : &o.g);
+        if (!grad.empty()) Eigen::Map<Eigen::VectorXd>(grad.data(), static_cast<Eigen::Index>(grad.size())) = o.scale * o.g;
+        return o.scale * J;
       },
       &objective);
   opt.set_maxeval(options.maxEvaluations);
   opt.set_ftol_rel(options.costTolerance);
   opt.set_xtol_rel(options.parameterTolerance);
-  std::vector<double> x = toStd(start.cwiseMax(objective.lower).cwiseMin(objective.upper));
+  std::vector<double> x = toStd(x0);
   double best = 0.0;
-  OptimizationResult& result = objective.result;
   try {
     const nlopt::result r = opt.optimize(x, best);
-    result.status = describeResult(r);
-    result.converged = r == nlopt::SUCCESS || r == nlopt::FTOL_REACHED || r == nlopt::XTOL_REACHED ||
-                       r == nlopt::STOPVAL_REACHED;
+    return log.finish(describeResult(r), r == nlopt::SUCCESS || r == nlopt::FTOL_REACHED || r == nlopt::XTOL_REACHED ||
+                                             r == nlopt::STOPVAL_REACHED);
   } catch (const nlopt::roundoff_limited&) {
     // The line search cannot improve further at machine precision: the best point stands.
-    result.status = "stopped by round-off (no further progress possible)";
-    result.converged = true;
+    return log.finish("stopped by round-off (no further progress possible)", true);
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {
-    result.status = std::string("optimiser failed: ") + e.what();
+    return log.finish(std::string("optimiser failed: ") + e.what(), false);
   }
-  if (result.gradient.size() != n) gradient.gradient(result.parameters, result.gradient, options.gradient);
-  return result;
 }
 
 }  // namespace articula

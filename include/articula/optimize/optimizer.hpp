@@ -1,6 +1,7 @@
-// Gradient-based optimisation of a problem (optimize/problem.hpp) through NLopt (Debian
-// libnlopt-cxx-dev): L-BFGS, SLSQP and MMA/CCSA with the problem's bounds, the gradient from
-// TrajectoryGradient. Warm start: begin from any parameter vector (e.g. a previous optimum).
+// Gradient-based optimisation of a problem (optimize/problem.hpp) within its bounds, the gradient
+// from TrajectoryGradient: NLopt (Debian libnlopt-cxx-dev) L-BFGS, SLSQP and MMA/CCSAQ, and IPOPT
+// (Debian coinor-libipopt-dev; interior point, limited-memory Hessian). Warm start: begin from any
+// parameter vector (e.g. a previous optimum).
 #pragma once
 
 #include <functional>
@@ -12,9 +13,11 @@
 namespace articula {
 
 struct OptimizerOptions {
-  std::string algorithm = "lbfgs";  ///< "lbfgs", "slsqp", "mma" or "ccsaq"
+  std::string algorithm = "lbfgs";  ///< "lbfgs", "slsqp", "mma", "ccsaq" or "ipopt"
   int maxEvaluations = 200;         ///< cost-and-gradient evaluations
-  double costTolerance = 1e-12;     ///< stop when J changes by less than this, relative
+  /// NLopt: stop when J changes by less than this, relative; IPOPT: its tolerance on the scaled
+  /// optimality error.
+  double costTolerance = 1e-12;
   double parameterTolerance = 1e-10;  ///< stop when b changes by less than this, relative
   /// The optimiser minimises costScale * J (records and results keep J itself). L-BFGS stops when
   /// the largest gradient component falls below a fixed absolute threshold, so a problem whose J
