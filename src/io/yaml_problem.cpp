@@ -1,5 +1,6 @@
 #include "articula/io/yaml_problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -60,20 +61,18 @@ void readInitialState(Model& m, const Reader& r) {
   if (!j) r.fail(r.required("joint"), "joint: no joint named '" + name + "' in the model");
   const Joint& joint = m.joints[static_cast<std::size_t>(*j)];
   if (!r.has("q") && !r.has("v")) r.fail("give q, v or both");
-  if (r.has("q")) {
-    const YAML::Node n = r.required("q");
-    const std::vector<double> q = n.IsScalar() ? std::vector<double>{r.toNumber(n, "q")} : r.toList(n, "q");
-    if (static_cast<int>(q.size()) != joint.nq)
-      r.fail(n, "q: joint '" + name + "' has " + std::to_string(joint.nq) + " coordinate(s), got " + std::to_string(q.size()));
-    for (int k = 0; k < joint.nq; ++k) m.q0[joint.iq + k] = q[static_cast<std::size_t>(k)];
-  }
-  if (r.has("v")) {
-    const YAML::Node n = r.required("v");
-    const std::vector<double> v = n.IsScalar() ? std::vector<double>{r.toNumber(n, "v")} : r.toList(n, "v");
-    if (static_cast<int>(v.size()) != joint.nv)
-      r.fail(n, "v: joint '" + name + "' has " + std::to_string(joint.nv) + " velocity coordinate(s), got " + std::to_string(v.size()));
-    for (int k = 0; k < joint.nv; ++k) m.v0[joint.iv + k] = v[static_cast<std::size_t>(k)];
-  }
+  // q or v: a number for a one-coordinate joint, else a list of `count` numbers written at `into`.
+  const auto read = [&](const char* key, int count, const char* what, double* into) {
+    if (!r.has(key)) return;
+    const YAML::Node n = r.required(key);
+    const std::vector<double> x = n.IsScalar() ? std::vector<double>{r.toNumber(n, key)} : r.toList(n, key);
+    if (static_cast<int>(x.size()) != count)
+      r.fail(n, std::string(key) + ": joint '" + name + "' has " + std::to_string(count) + " " + what + ", got " +
+                    std::to_string(x.size()));
+    std::copy(x.begin(), x.end(), into);
+  };
+  read("q", joint.nq, "coordinate(s)", m.q0.data() + joint.iq);
+  read("v", joint.nv, "velocity coordinate(s)", m.v0.data() + joint.iv);
 }
 
 void readDesign(OptimalControlProblem& p, const Reader& r) {

@@ -111,7 +111,7 @@ void TrajectoryGradient::Impl::apply(const Eigen::VectorXd& params) {
                 std::to_string(P));
   if (!params.allFinite()) throw Error("the parameter vector holds a non-finite number");
   b = params;
-  for (int d = 0; d < nd; ++d) writeParameter(model, problem.design[static_cast<std::size_t>(d)], b[d]);
+  for (int d = 0; d < nd; ++d) writeParameter(model, problem.design[static_cast<std::size_t>(d)], b[d], problem.model);
 }
 
 void TrajectoryGradient::Impl::controlsAt(double t, Eigen::VectorXd& u) const {
@@ -150,40 +150,26 @@ double TrajectoryGradient::Impl::terminalCost(const Eigen::VectorXd& x) {
 }
 
 void TrajectoryGradient::Impl::localDerivatives(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u) {
-  double hPlus = 0.0, hMinus = 0.0;
-  const auto column = [&](int col, double denom) {
-    D.col(col).head(nx) = (fPlus - fMinus) / denom;
-    D(nx, col) = (hPlus - hMinus) / denom;
-  };
   xWork = x;
-  for (int j = 0; j < nx; ++j) {
-    const double value = x[j], step = centralStep(value), up = value + step, down = value - step;
-    xWork[j] = up;
-    evaluate(t, xWork, u, fPlus, hPlus);
-    xWork[j] = down;
-    evaluate(t, xWork, u, fMinus, hMinus);
-    xWork[j] = value;
-    column(j, up - down);
-  }
   uWork = u;
-  for (int c = 0; c < nu; ++c) {
-    const double value = u[c], step = centralStep(value), up = value + step, down = value - step;
-    uWork[c] = up;
-    evaluate(t, x, uWork, fPlus, hPlus);
-    uWork[c] = down;
-    evaluate(t, x, uWork, fMinus, hMinus);
-    uWork[c] = value;
-    column(nx + c, up - down);
-  }
+  // Column `col` of D: central differences in one input, which set() writes (xWork, uWork or the
+  // model's design parameter); every evaluation reads the inputs from there.
+  const auto differentiate = [&](int col, double value, const auto& set) {
+    const double step = centralStep(value), up = value + step, down = value - step;
+    double hPlus = 0.0, hMinus = 0.0;
+    set(up);
+    evaluate(t, xWork, uWork, fPlus, hPlus);
+    set(down);
+    evaluate(t, xWork, uWork, fMinus, hMinus);
+    set(value);
+    D.col(col).head(nx) = (fPlus - fMinus) / (up - down);
+    D(nx, col) = (hPlus - hMinus) / (up - down);
+  };
+  for (int j = 0; j < nx; ++j) differentiate(j, x[j], [&](double v) { xWork[j] = v; });
+  for (int c = 0; c < nu; ++c) differentiate(nx + c, u[c], [&](double v) { uWork[c] = v; });
   for (int d = 0; d < nd; ++d) {
     const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
-    const double value = b[d], step = centralStep(value), up = value + step, down = value - step;
-    writeParameter(model, p, up);
-    evaluate(t, x, u, fPlus, hPlus);
-    writeParameter(model, p, down);
-    evaluate(t, x, u, fMinus, hMinus);
-    writeParameter(model, p, value);
-    column(nx + nu + d, up - down);
+    differentiate(nx + nu + d, b[d], [&](double v) { writeParameter(model, p, v, problem.model); });
   }
 }
 

@@ -35,7 +35,7 @@ double readParameter(const Model& model, const DesignParameter& p) {
   return 0.0;
 }
 
-void writeParameter(Model& model, const DesignParameter& p, double value) {
+void writeParameter(Model& model, const DesignParameter& p, double value, const Model& reference) {
   using T = DesignParameter::Target;
   const auto e = static_cast<std::size_t>(p.element);
   switch (p.target) {
@@ -48,10 +48,11 @@ void writeParameter(Model& model, const DesignParameter& p, double value) {
     case T::BodyMass: {
       // The density changes, the shape does not: mass and inertia scale together, the centre
       // of mass stays.
+      const Body& ref = reference.bodies.at(e);
+      const Mat3 inertia = ref.inertiaCom * (value / ref.mass);  // before writing: model may be reference
       Body& b = model.bodies.at(e);
-      const double scale = value / b.mass;
       b.mass = value;
-      b.inertiaCom *= scale;
+      b.inertiaCom = inertia;
       b.inertia = SpatialInertia::fromMassComInertia(b.mass, b.com, b.inertiaCom);
       return;
     }

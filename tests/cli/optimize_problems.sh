@@ -30,13 +30,7 @@ first=$(awk -F, 'NR == 2 { print $2 }' "$out/warm/history.csv")
 awk -v J="$first" 'BEGIN { exit !(J < 1e-20) }' || { echo "the warm start did not begin at the optimum: J = $first"; exit 1; }
 
 # Malformed problems: exit 2 and one line that names the file.
-for f in "$root"/tests/problems/bad/*.yaml; do
-  set +e
-  msg=$("$articula" gradient "$f" 2>&1 >/dev/null)
-  rc=$?
-  set -e
-  [ "$rc" -eq 2 ] || { echo "$f: exit code $rc, expected 2"; exit 1; }
-  grep -q "$f" <<< "$msg" || { echo "$f: message does not name the file: $msg"; exit 1; }
-  [ "$(echo "$msg" | wc -l)" -eq 1 ] || { echo "$f: expected one line: $msg"; exit 1; }
-done
+# shellcheck source=lib/located_errors.sh
+source "$(dirname "$0")/lib/located_errors.sh"
+expect_located_errors gradient "$root"/tests/problems/bad/*.yaml
 echo "gradient and optimize ok; malformed problems rejected"

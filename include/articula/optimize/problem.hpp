@@ -35,9 +35,12 @@ struct DesignParameter {
   double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
 };
 
-/// The current value of the parameter in the model, and writing a new one into it.
+/// The current value of the parameter in the model, and writing a new one into it. A mass scales
+/// the inertia of the body in `reference` (by default the model itself); a fixed reference keeps
+/// repeated writes from drifting by round-off.
 double readParameter(const Model& model, const DesignParameter& p);
-void writeParameter(Model& model, const DesignParameter& p, double value);
+void writeParameter(Model& model, const DesignParameter& p, double value, const Model& reference);
+inline void writeParameter(Model& model, const DesignParameter& p, double value) { writeParameter(model, p, value, model); }
 std::string_view targetName(DesignParameter::Target target);  ///< "rest_length", "mass", ...
 
 /// A control input: a generalised force on a joint coordinate (torque of a revolute joint, force
