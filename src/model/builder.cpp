@@ -81,9 +81,12 @@ void requireUniqueNames(const std::vector<Spec>& specs, const char* kind) {
 
 Vec3 unitAxis(const Vec3& axis, const SourceLocation& where, const std::string& element, const char* what) {
   if (!finite(axis)) fail(where, element, std::string(what) + " has a non-finite component");
-  const double n = axis.norm();
-  if (n < 1e-12) fail(where, element, std::string(what) + " has zero length");
-  return axis / n;
+  // Scaled by its largest component first: the norm of an axis such as [1e308, 0, 0] would
+  // overflow to infinity and normalise it to zero.
+  const double largest = axis.cwiseAbs().maxCoeff();
+  if (largest < 1e-12) fail(where, element, std::string(what) + " has zero length");
+  const Vec3 scaled = axis / largest;
+  return scaled / scaled.norm();
 }
 
 bool isRotation(const Mat3& R) {
@@ -189,6 +192,9 @@ Model ModelBuilder::build() const {
     body.com = bs.com;
     body.inertiaCom = bs.inertia;
     body.inertia = SpatialInertia::fromMassComInertia(bs.mass, bs.com, bs.inertia);
+    // Finite mass, centre and inertia can still overflow m c c^T about the body origin.
+    if (!body.inertia.matrix().allFinite())
+      fail(bs.where, label("body", bs.name), "the centre of mass is too far from the body frame: its inertia about the origin overflows");
     body.shapes = bs.shapes;
     model.bodies.push_back(body);
 
@@ -225,9 +231,11 @@ Model ModelBuilder::build() const {
       q = js->q0;
       const int quat = js->type == JointType::Spherical ? 0 : js->type == JointType::Free ? 3 : -1;
       if (quat >= 0) {
-        double n = 0.0;
-        for (int k = 0; k < 4; ++k) n += q[static_cast<std::size_t>(quat + k)] * q[static_cast<std::size_t>(quat + k)];
-        if (n < 1e-12) fail(js->where, el, "initial quaternion has zero length");
+        // Scaled by the largest component first, so that the squared norm cannot overflow.
+        double largest = 0.0;
+        for (int k = 0; k < 4; ++k) largest = std::max(largest, std::abs(q[static_cast<std::size_t>(quat + k)]));
+        if (largest < 1e-6) fail(js->where, el, "initial quaternion has zero length");
+        for (int k = 0; k < 4; ++k) q[static_cast<std::size_t>(quat + k)] /= largest;
         jointNormalize(joint, q.data());
       }
     }

@@ -28,7 +28,7 @@ run() {  # run COMMAND: one real use of the command, with a check of what it did
               "$articula" view "$out/sim" -o "$out/v.html" > /dev/null && cmp "$out/sim/animation.html" "$out/v.html" &&
               ! "$articula" view "$out/sim" --model "$root/models/four_bar.yaml" -o "$out/w.html" 2> /dev/null ;;
     gradient) grep -q '^fd ' <<< "$("$articula" gradient "$root/problems/five_bar_design.yaml")" ;;
-    optimize) "$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/opt" --quiet &&
+    optimize) "$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/opt" --quiet --gradient fd &&
               test -s "$out/opt/parameters.csv" && "$articula" report "$out/opt" -o "$out/opt.html" ;;
     *)        echo "command '$1' is in --help but has no case in $0"; return 1 ;;
   esac

@@ -734,6 +734,7 @@ const BadFile kBadFiles[] = {
     {"inertia_not_pd.yaml", 2, "body 'rod'", "inertia tensor is not positive definite"},
     {"inertia_triangle.yaml", 2, "body 'rod'", "violate the triangle inequality"},
     {"zero_axis.yaml", 4, "joint 'j1'", "axis has zero length"},
+    {"far_centre_of_mass.yaml", 2, "body 'rod'", "inertia about the origin overflows"},
     {"loop_unknown_body.yaml", 6, "loop 'closure'", "body_b 'rockr' is not defined"},
     {"unknown_parent.yaml", 4, "joint 'j1'", "parent body 'grund' is not defined"},
     {"wrong_q_length.yaml", 4, "joint 'ball'", "initial position needs 4 values for a spherical joint, got 3"},
@@ -747,6 +748,18 @@ INSTANTIATE_TEST_SUITE_P(YamlModelMalformed, YamlModelBadFile, ::testing::Values
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return name;
                          });
+
+// An axis is a direction: components near the largest double still give the unit vector (their
+// squared norm would overflow; the fuzzing test of the model loader found it).
+TEST(YamlModel, AxisWithHugeComponentsIsNormalised) {
+  const Model m = parse(R"(
+bodies:
+  - {name: rod, mass: 1, inertia: [0.1, 0.1, 0.1]}
+joints:
+  - {name: j1, type: prismatic, parent: ground, child: rod, axis: [1e308, 0, -1e308]}
+)");
+  EXPECT_NEAR((m.joints[1].axis - Vec3(1, 0, -1) / std::sqrt(2.0)).norm(), 0.0, 1e-15);
+}
 
 TEST(YamlModelMalformed, EveryBadFileHasACase) {
   std::set<std::string> covered;
