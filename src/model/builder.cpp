@@ -81,12 +81,13 @@ void requireUniqueNames(const std::vector<Spec>& specs, const char* kind) {
 
 Vec3 unitAxis(const Vec3& axis, const SourceLocation& where, const std::string& element, const char* what) {
   if (!finite(axis)) fail(where, element, std::string(what) + " has a non-finite component");
-  // Scaled by its largest component first: the norm of an axis such as [1e308, 0, 0] would
-  // overflow to infinity and normalise it to zero.
+  // Huge components are scaled down first: the norm of an axis such as [1e308, 0, 0] would
+  // overflow to infinity and normalise it to zero. (Only then: ordinary axes keep their bits.)
   const double largest = axis.cwiseAbs().maxCoeff();
-  if (largest < 1e-12) fail(where, element, std::string(what) + " has zero length");
-  const Vec3 scaled = axis / largest;
-  return scaled / scaled.norm();
+  const Vec3 a = largest > 1e150 ? Vec3(axis / largest) : axis;
+  const double n = a.norm();
+  if (largest < 1e-12 || n < 1e-12) fail(where, element, std::string(what) + " has zero length");
+  return a / n;
 }
 
 bool isRotation(const Mat3& R) {
@@ -231,11 +232,14 @@ Model ModelBuilder::build() const {
       q = js->q0;
       const int quat = js->type == JointType::Spherical ? 0 : js->type == JointType::Free ? 3 : -1;
       if (quat >= 0) {
-        // Scaled by the largest component first, so that the squared norm cannot overflow.
+        // Huge components are scaled down first, so that the squared norm cannot overflow.
         double largest = 0.0;
         for (int k = 0; k < 4; ++k) largest = std::max(largest, std::abs(q[static_cast<std::size_t>(quat + k)]));
-        if (largest < 1e-6) fail(js->where, el, "initial quaternion has zero length");
-        for (int k = 0; k < 4; ++k) q[static_cast<std::size_t>(quat + k)] /= largest;
+        if (largest > 1e150)
+          for (int k = 0; k < 4; ++k) q[static_cast<std::size_t>(quat + k)] /= largest;
+        double n = 0.0;
+        for (int k = 0; k < 4; ++k) n += q[static_cast<std::size_t>(quat + k)] * q[static_cast<std::size_t>(quat + k)];
+        if (n < 1e-12) fail(js->where, el, "initial quaternion has zero length");
         jointNormalize(joint, q.data());
       }
     }
