@@ -66,12 +66,10 @@ Eigen::VectorXd readStart(const std::string& path, const OptimalControlProblem& 
 Model optimalModel(const OptimalControlProblem& p, TrajectoryGradient& tg, const Eigen::VectorXd& b) {
   Model m = p.model;
   for (std::size_t d = 0; d < p.design.size(); ++d) writeParameter(m, p.design[d], b[static_cast<Eigen::Index>(d)]);
-  const int steps = static_cast<int>(std::ceil(p.tf / p.dt * (1.0 - 1e-12)));
   std::vector<double> times;
-  for (int k = 0; k < steps; ++k) {
-    const double t = k * p.dt, next = std::min(p.tf, (k + 1) * p.dt);
-    times.push_back(t);
-    times.push_back(0.5 * (t + next));
+  for (int k = 0; k < p.stepCount(); ++k) {
+    times.push_back(p.stepTime(k));
+    times.push_back(0.5 * (p.stepTime(k) + p.stepTime(k + 1)));
   }
   times.push_back(p.tf);
   Eigen::VectorXd u;
@@ -80,22 +78,8 @@ Model optimalModel(const OptimalControlProblem& p, TrajectoryGradient& tg, const
     tg.controls(b, t, u);
     for (std::size_t c = 0; c < p.controls.size(); ++c) values[c].push_back(u[static_cast<Eigen::Index>(c)]);
   }
-  for (std::size_t c = 0; c < p.controls.size(); ++c) {
-    const ControlInput& in = p.controls[c];
-    const TimeFunction f = TimeFunction::table(times, values[c]);
-    if (in.kind == ControlInput::Kind::JointForce) {
-      m.jointLoads.push_back({in.name, in.joint, in.dof, f});
-    } else {
-      BodyLoad l;
-      l.name = in.name;
-      l.body = in.body;
-      l.torque = in.kind == ControlInput::Kind::BodyTorque;
-      l.point = in.point;
-      l.direction = in.direction;
-      l.magnitude = f;
-      m.bodyLoads.push_back(l);
-    }
-  }
+  for (std::size_t c = 0; c < p.controls.size(); ++c)
+    appendControlLoad(m, p.controls[c], TimeFunction::table(times, values[c]));
   return m;
 }
 
@@ -114,9 +98,8 @@ void writeControls(const std::string& path, const OptimalControlProblem& p, Traj
   for (const ControlInput& c : p.controls) out << "," << c.name;
   out << "\n";
   Eigen::VectorXd u;
-  const int steps = static_cast<int>(std::ceil(p.tf / p.dt * (1.0 - 1e-12)));
-  for (int k = 0; k <= steps; ++k) {
-    const double t = std::min(p.tf, k * p.dt);
+  for (int k = 0; k <= p.stepCount(); ++k) {
+    const double t = p.stepTime(k);
     tg.controls(b, t, u);
     out << t;
     for (int c = 0; c < u.size(); ++c) out << "," << u[c];

@@ -17,21 +17,9 @@ namespace {
 std::vector<int> appendControlLoads(Model& model, const std::vector<ControlInput>& controls) {
   std::vector<int> index;
   for (const ControlInput& c : controls) {
-    if (c.kind == ControlInput::Kind::JointForce) {
-      index.push_back(static_cast<int>(model.jointLoads.size()));
-      model.jointLoads.push_back({c.name, c.joint, c.dof, TimeFunction::constant(0.0)});
-    } else {
-      index.push_back(static_cast<int>(model.bodyLoads.size()));
-      BodyLoad load;
-      load.name = c.name;
-      load.body = c.body;
-      load.torque = c.kind == ControlInput::Kind::BodyTorque;
-      load.worldFrame = true;
-      load.point = c.point;
-      load.direction = c.direction;
-      load.magnitude = TimeFunction::constant(0.0);
-      model.bodyLoads.push_back(load);
-    }
+    const bool joint = c.kind == ControlInput::Kind::JointForce;
+    index.push_back(static_cast<int>(joint ? model.jointLoads.size() : model.bodyLoads.size()));
+    appendControlLoad(model, c, TimeFunction::constant(0.0));
   }
   return index;
 }
@@ -68,7 +56,7 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
   adaptive = problem.integrator == "rk45";
   if (!adaptive) {
     tableau = detail::explicitTableau(problem.integrator);
-    steps = static_cast<int>(std::ceil(problem.tf / problem.dt * (1.0 - 1e-12)));
+    steps = problem.stepCount();
   }
   nu = static_cast<int>(problem.controls.size());
   nd = static_cast<int>(problem.design.size());

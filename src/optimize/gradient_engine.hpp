@@ -70,7 +70,7 @@ struct TrajectoryGradient::Impl {
   void fillParameterRows(double t, Eigen::Ref<Eigen::MatrixXd> G);
 
   // fixed step (discrete_gradient.cpp)
-  double time(int k) const { return k >= steps ? problem.tf : k * problem.dt; }
+  double time(int k) const { return problem.stepTime(k); }
   double stages(double t, double h, const Eigen::VectorXd& x);
   double step(int k, Eigen::VectorXd& x);
   double forward(Eigen::VectorXd& x, bool keepCheckpoints);

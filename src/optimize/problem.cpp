@@ -101,6 +101,27 @@ std::string OptimalControlProblem::parameterName(int k) const {
   return "?";
 }
 
+int OptimalControlProblem::stepCount() const {
+  // the relative 1e-12 keeps tf/dt = 1000.0000000001 from adding a sliver of a step
+  return static_cast<int>(std::ceil(tf / dt * (1.0 - 1e-12)));
+}
+
+void appendControlLoad(Model& model, const ControlInput& control, TimeFunction magnitude) {
+  if (control.kind == ControlInput::Kind::JointForce) {
+    model.jointLoads.push_back({control.name, control.joint, control.dof, std::move(magnitude)});
+    return;
+  }
+  BodyLoad load;
+  load.name = control.name;
+  load.body = control.body;
+  load.torque = control.kind == ControlInput::Kind::BodyTorque;
+  load.worldFrame = true;
+  load.point = control.point;
+  load.direction = control.direction;
+  load.magnitude = std::move(magnitude);
+  model.bodyLoads.push_back(std::move(load));
+}
+
 void checkProblem(const OptimalControlProblem& p) {
   const Model& m = p.model;
   if (!(p.tf > 0.0) || !std::isfinite(p.tf)) throw Error("the final time must be a positive number");

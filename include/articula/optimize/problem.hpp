@@ -101,7 +101,14 @@ struct OptimalControlProblem {
   Eigen::VectorXd upperBounds() const;
   /// Name of parameter k, e.g. "spring1.rest_length" or "motor1[12]".
   std::string parameterName(int k) const;
+  /// The fixed-step grid: steps of dt from 0, the last one shortened to end at tf.
+  int stepCount() const;
+  double stepTime(int k) const { return k >= stepCount() ? tf : k * dt; }
 };
+
+/// Appends the load through which `control` acts to the model (a joint_force, or a force or torque
+/// on a body along its world direction), with the given magnitude.
+void appendControlLoad(Model& model, const ControlInput& control, TimeFunction magnitude);
 
 /// Throws articula::Error naming what is wrong: a formulation or integrator that does not fit,
 /// bounds that exclude the initial value, a cost term that refers to nothing, no cost.
