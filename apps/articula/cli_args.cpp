@@ -76,6 +76,11 @@ simulate options:
   --checkpoint SECONDS   write OUT/restart.bin every SECONDS of wall-clock time (atomically)
   --resume               continue the run stopped in OUT from OUT/restart.bin (same model and
                          options); the results continue bit-for-bit as if it had never stopped
+  --realtime             pace the run to the wall clock (hardware in the loop): each step waits
+                         until the wall-clock time of its simulated end; the samples are written
+                         by a second thread, no progress bar; the report gives the worst and mean
+                         step time and the deadline misses (not with --checkpoint)
+  --realtime-speed S     paced at S simulated seconds per wall-clock second (implies --realtime)
 
 plot options:
   --y LIST               comma-separated columns to plot: column names (time, A.q, total_energy, ...,
@@ -214,6 +219,10 @@ void parseSimulate(Args& args, Command& c) {
       c.resume = true;
     else if (a == "--through-singularities")
       c.options.stopAtSingularities = false;
+    else if (a == "--realtime")
+      c.options.realtimeSpeed = c.options.realtimeSpeed > 0.0 ? c.options.realtimeSpeed : 1.0;
+    else if (a == "--realtime-speed")
+      c.options.realtimeSpeed = args.positive(a);
     else if (!a.empty() && a[0] == '-')
       throw UsageError("unknown option '" + a + "' for simulate (see articula --help)");
     else if (c.modelPath.empty())
