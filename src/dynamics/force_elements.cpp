@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "articula/dynamics/recursive.hpp"
+#include "articula/dynamics/tyre_forces.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -31,9 +32,18 @@ SpringGeometry springGeometry(const Workspace& ws, const PointSpringDamper& s) {
   }
   return {d / L, L};
 }
+// The wheel body's world state for its tyre (after updateVelocities).
+WheelState wheelState(const Workspace& ws, const Tyre& t) {
+  return {bodyRotation(ws, t.body), bodyPosition(ws, t.body), pointVelocity(ws, t.body, t.centre), angularVelocity(ws, t.body)};
+}
+
 // How far q lies beyond the range of the limit: q - upper above it, q - lower below, else 0.
 double overrun(const JointLimit& l, double q) { return q > l.upper ? q - l.upper : q < l.lower ? q - l.lower : 0.0; }
 }  // namespace
+
+TyreResponse tyreResponse(const Model& model, const Workspace& ws, const Tyre& tyre) {
+  return tyreResponse(tyre, model.road, wheelState(ws, tyre));
+}
 
 JointForce jointLimitForce(const JointLimit& l, double q, double qd) {
   const double x = overrun(l, q);
@@ -72,6 +82,13 @@ void evaluateForceElements(const Model& model, Workspace& ws, double t, const Ei
     applyWorldForce(ws, s.bodyA, s.pointA, tension * g.direction);
     applyWorldForce(ws, s.bodyB, s.pointB, -tension * g.direction);
   }
+  for (const auto& tyre : model.tyres) {
+    const TyreResponse r = tyreResponse(model, ws, tyre);
+    if (r.Fz == 0.0) continue;
+    const Mat3& E = ws.X0[tyre.body].E;  // world to body
+    applyWorldForce(ws, tyre.body, E * (r.point - bodyPosition(ws, tyre.body)), r.force);
+    ws.fext[tyre.body] += Force(E * r.moment, Vec3::Zero());
+  }
   for (const auto& l : model.bodyLoads) {
     const double m = l.magnitude.value(t);
     const Vec3 vb = l.worldFrame ? Vec3(ws.X0[l.body].E * l.direction * m) : Vec3(l.direction * m);  // body coordinates
@@ -83,7 +100,7 @@ void evaluateForceElements(const Model& model, Workspace& ws, double t, const Ei
 }
 
 bool forceElementsNeedKinematics(const Model& model) {
-  return !model.pointSprings.empty() || !model.bodyLoads.empty();
+  return !model.pointSprings.empty() || !model.bodyLoads.empty() || !model.tyres.empty();
 }
 
 double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q) {
@@ -100,6 +117,7 @@ double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::Vec
     const double x = springGeometry(ws, s).length - s.restLength;
     V += 0.5 * s.stiffness * x * x;
   }
+  for (const auto& t : model.tyres) V += tyreEnergy(t, model.road, bodyRotation(ws, t.body), bodyPosition(ws, t.body));
   return V;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "articula/dynamics/tyre_forces.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -831,6 +832,12 @@ std::vector<NaturalCoordinates::ForceSupport> NaturalCoordinates::forceSupports(
       for (int i = 3; i < kPerBody; ++i) s.positions.push_back(o + i);
     supports.push_back(std::move(s));
   }
+  // A tyre reads its wheel's whole pose and velocity and adds to all of its entries.
+  for (const Tyre& tyre : model_.tyres) {
+    std::vector<int> all;
+    for (int i = 0; i < kPerBody; ++i) all.push_back(offset(tyre.body) + i);
+    supports.push_back({all, all, all});
+  }
   return supports;
 }
 
@@ -892,6 +899,19 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
       Q.segment<3>(o) += vec;
       for (int k = 0; k < 3; ++k) Q.segment<3>(o + 3 + 3 * k) += l.point[k] * vec;
     }
+  }
+  for (const Tyre& tyre : model_.tyres) {
+    const BodyFrame F = frameOf(x, tyre.body);
+    const int o = offset(tyre.body);
+    Vec3 centreVelocity = xd.segment<3>(o);
+    for (int k = 0; k < 3; ++k) centreVelocity += tyre.centre[k] * xd.segment<3>(o + 3 + 3 * k);
+    const TyreResponse r =
+        tyreResponse(tyre, model_.road, WheelState{F.R, F.r, centreVelocity, halfCrossSum(x, xd, tyre.body)});
+    if (r.Fz == 0.0) continue;
+    // The force at the contact point, a point of the wheel: its body coordinates weight the axes.
+    const Vec3 p = F.R.transpose() * (r.point - F.r);
+    Q.segment<3>(o) += r.force;
+    for (int k = 0; k < 3; ++k) Q.segment<3>(o + 3 + 3 * k) += p[k] * r.force + 0.5 * r.moment.cross(F.R.col(k));
   }
 }
 

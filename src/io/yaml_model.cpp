@@ -14,6 +14,7 @@
 #include "yaml_format.hpp"
 #include "yaml_reader.hpp"
 #include "yaml_values.hpp"
+#include "yaml_vehicle.hpp"
 
 namespace articula {
 
@@ -109,7 +110,7 @@ void readLoop(ModelBuilder& b, const Reader& r) {
 }
 
 void readForce(ModelBuilder& b, const Reader& r) {
-  enum class Kind { JointSpring, JointLimit, JointFriction, PointSpring, Force, Torque, JointForce, Prescribed };
+  enum class Kind { JointSpring, JointLimit, JointFriction, PointSpring, Force, Torque, JointForce, Prescribed, Tyre };
   static const std::vector<Choice<Kind>> kinds = {
       {Kind::JointSpring, {"joint_spring_damper", {"joint", "dof", "stiffness", "damping", "rest"}}},
       {Kind::JointLimit, {"joint_limit", {"joint", "dof", "lower", "upper", "stiffness", "damping"}}},
@@ -118,7 +119,8 @@ void readForce(ModelBuilder& b, const Reader& r) {
       {Kind::Force, {"force", {"body", "point", "direction", "frame", "magnitude"}}},
       {Kind::Torque, {"torque", {"body", "direction", "frame", "magnitude"}}},
       {Kind::JointForce, {"joint_force", {"joint", "dof", "magnitude"}}},
-      {Kind::Prescribed, {"prescribed_motion", {"joint", "dof", "position"}}}};
+      {Kind::Prescribed, {"prescribed_motion", {"joint", "dof", "position"}}},
+      {Kind::Tyre, {"tyre", yaml::tyreKeys()}}};
   const std::string name = r.text("name");
   const Kind kind = r.choose(kinds, {"name", "type"}, "force");
   switch (kind) {
@@ -152,6 +154,9 @@ void readForce(ModelBuilder& b, const Reader& r) {
     case Kind::Prescribed:
       b.addPrescribedMotion({name, r.text("joint"), r.integer("dof", 0), yaml::readFunction(r, "position"), r.where()});
       return;
+    case Kind::Tyre:
+      b.addTyre(yaml::readTyre(r, name));
+      return;
   }
 }
 
@@ -165,7 +170,7 @@ ModelBuilder readModel(const YAML::Node& doc, const std::string& file) {
     throw ModelError(markLocation(file, doc.Mark()), "",
                      "the top level must be a map with keys such as 'bodies' and 'joints', got " + describe(doc));
   const Reader top(doc, file, "");
-  top.allowKeys({"name", "gravity", "ground", "bodies", "joints", "loops", "forces", "markers", "assembly"});
+  top.allowKeys({"name", "gravity", "ground", "bodies", "joints", "loops", "forces", "markers", "assembly", "road"});
   if (!top.has("bodies")) top.fail("the model has no bodies: a 'bodies' list is required");
 
   ModelBuilder b;
@@ -191,6 +196,7 @@ ModelBuilder readModel(const YAML::Node& doc, const std::string& file) {
   forEach(top, "loops", "loop", [&](const Reader& r) { readLoop(b, r); });
   forEach(top, "forces", "force", [&](const Reader& r) { readForce(b, r); });
   forEach(top, "markers", "marker", [&](const Reader& r) { readMarker(b, r); });
+  if (top.has("road")) b.road = yaml::readRoad(Reader(top.required("road"), file, "road"));
   return b;
 }
 

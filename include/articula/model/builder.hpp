@@ -98,6 +98,15 @@ struct PrescribedMotionSpec {
   SourceLocation where;
 };
 
+struct TyreSpec {
+  std::string name, body;
+  Vec3 centre = Vec3::Zero();
+  Vec3 axis = Vec3::UnitZ();
+  double radius = 0.0, radialStiffness = 0.0, radialDamping = 0.0, rollingResistance = 0.0, lowSpeed = 1.0;
+  MagicFormula mf = MagicFormula::passengerCar();
+  SourceLocation where;
+};
+
 struct MarkerSpec {
   std::string name, body;
   Vec3 position = Vec3::Zero();
@@ -111,6 +120,7 @@ class ModelBuilder {
   SourceLocation where;  ///< of the model as a whole (the file)
   std::vector<std::string> warnings;  ///< copied into Model::warnings
   std::vector<Shape> groundShapes;    ///< drawn fixed in the world (a robot's base), bodies[0].shapes
+  Road road = Road::flat(0.0);        ///< the surface tyres roll on (z up)
 
   ModelBuilder& addBody(BodySpec spec);
   ModelBuilder& addJoint(JointSpec spec);
@@ -122,6 +132,7 @@ class ModelBuilder {
   ModelBuilder& addBodyLoad(BodyLoadSpec spec);
   ModelBuilder& addJointLoad(JointLoadSpec spec);
   ModelBuilder& addPrescribedMotion(PrescribedMotionSpec spec);
+  ModelBuilder& addTyre(TyreSpec spec);
   ModelBuilder& addMarker(MarkerSpec spec);
 
   /// Validates and assembles the model. Throws ModelError on the first problem found.
@@ -138,6 +149,7 @@ class ModelBuilder {
   std::vector<BodyLoadSpec> bodyLoads_;
   std::vector<JointLoadSpec> jointLoads_;
   std::vector<PrescribedMotionSpec> prescribed_;
+  std::vector<TyreSpec> tyres_;
   std::vector<MarkerSpec> markers_;
 };
 

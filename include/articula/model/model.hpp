@@ -9,7 +9,9 @@
 
 #include "articula/core/error.hpp"
 #include "articula/model/joint.hpp"
+#include "articula/model/road.hpp"
 #include "articula/model/time_function.hpp"
+#include "articula/model/tyre.hpp"
 #include "articula/spatial/spatial.hpp"
 
 namespace articula {
@@ -140,6 +142,9 @@ struct Model {
   std::vector<BodyLoad> bodyLoads;
   std::vector<JointLoad> jointLoads;
   std::vector<PrescribedMotion> prescribed;
+  std::vector<Tyre> tyres;
+  /// The surface the tyres roll on (z up; flat at z = 0 unless the model file says otherwise).
+  Road road = Road::flat(0.0);
   std::vector<Marker> markers;
   /// What the loader could map only approximately (e.g. a URDF mesh that was not found); the
   /// command line prints them.
