@@ -34,9 +34,14 @@ Contact contactGeometry(const Tyre& tyre, const Road& road, const Mat3& rotation
     throw Error("tyre '" + tyre.name + "': the wheel lies flat (its spin axis is vertical), so it has no rolling direction");
   c.heading = heading / h;
   c.road = road.discContact(c.centre, c.heading, tyre.radius);
-  if (c.road.touching && c.road.normal.z() < 0.0)
-    throw Error("tyre '" + tyre.name + "': the wheel centre is below the road surface at x = " + std::to_string(c.centre.x()) +
-                " m, y = " + std::to_string(c.centre.y()) + " m (the contact needs a deflection smaller than the radius)");
+  // A centre that has gone below the road (the nearest road point lies above it): the distance
+  // counts as negative and the normal points up, so the spring goes on pushing the wheel up,
+  // continuously, with a deflection beyond R0. Meaningless as a tyre, but an adaptive
+  // integrator's trial stage that overshoots this far is then rejected instead of fatal.
+  if (c.road.touching && c.road.normal.z() < 0.0) {
+    c.road.normal = -c.road.normal;
+    c.road.distance = -c.road.distance;
+  }
   return c;
 }
 
@@ -120,7 +125,8 @@ TyreResponse tyreResponse(const Tyre& tyre, const Road& road, const WheelState& 
   out.force = f.Fx * ex + f.Fy * ey + Fz * n;
   // Rolling resistance: a moment f_r Fz rho against the spin, smoothed through zero spin.
   const double spin = wheel.omega.dot(c.axis);
-  const double rolling = -tyre.rollingResistance * Fz * rho * std::tanh(spin * rho / tyre.lowSpeed);
+  const double arm = std::max(rho, 0.0);
+  const double rolling = -tyre.rollingResistance * Fz * arm * std::tanh(spin * arm / tyre.lowSpeed);
   // The trail lies behind the wheel in its direction of travel: rolling backwards along e_x
   // turns the aligning moment over; it fades out below V_low.
   out.moment = (Vx / speed) * f.Mz * n + rolling * c.axis;

@@ -16,6 +16,19 @@ namespace {
 constexpr double kMass = 20.0, kSpinInertia = 0.6, kRadius = 0.3, kStiffness = 2e5, kGravity = 9.81;
 constexpr double kStaticRadius = kRadius - kMass * kGravity / kStiffness;  // loaded radius at rest
 
+// The car tyre (passenger-car coefficients) on the body "wheel".
+TyreSpec carTyre(const Vec3& axis, double rollingResistance) {
+  TyreSpec t;
+  t.name = "tyre";
+  t.body = "wheel";
+  t.axis = axis;
+  t.radius = kRadius;
+  t.radialStiffness = kStiffness;
+  t.radialDamping = 500.0;
+  t.rollingResistance = rollingResistance;
+  return t;
+}
+
 // A wheel moving in the world x-z plane (planar joint: x, z, rotation about -y) with a car tyre.
 // The joint frame is turned so that its x-y plane is the world x-z plane; the wheel's spin axis
 // is the body z axis (world -y), so rolling forward at V is a joint rate of -V / rho.
@@ -37,15 +50,7 @@ Model wheel(const Road& road, double rollingResistance, double z0, double V0, do
   j.q0 = {0.0, z0, 0.0};
   j.v0 = {V0, 0.0, omega0};
   b.addJoint(j);
-  TyreSpec t;
-  t.name = "tyre";
-  t.body = "wheel";
-  t.axis = Vec3::UnitZ();
-  t.radius = kRadius;
-  t.radialStiffness = kStiffness;
-  t.radialDamping = 500.0;
-  t.rollingResistance = rollingResistance;
-  b.addTyre(t);
+  b.addTyre(carTyre(Vec3::UnitZ(), rollingResistance));
   if (torque != 0.0)  // about world +y: drives forward
     b.addBodyLoad({"drive", "wheel", true, true, Vec3::Zero(), Vec3::UnitY(), TimeFunction::constant(torque), {}});
   return b.build();
@@ -111,14 +116,7 @@ TEST(TyreSimulation, AQuarterCarSettlesWhereTheSpringRatesSay) {
   slide.q0 = {-0.41};
   b.addJoint(slide);
   b.addJointSpring({"suspension", "travel", 0, ks, 2000.0, rest, {}});
-  TyreSpec t;
-  t.name = "tyre";
-  t.body = "wheel";
-  t.axis = Vec3::UnitY();
-  t.radius = kRadius;
-  t.radialStiffness = kStiffness;
-  t.radialDamping = 500.0;
-  b.addTyre(t);
+  b.addTyre(carTyre(Vec3::UnitY(), 0.0));
   const test_models::Recorder r = run(b.build(), 5.0);
   const double travel = rest + M * kGravity / ks;              // the spring carries the chassis
   const double wheelHeight = kRadius - (M + m) * kGravity / kStiffness;  // the tyre carries both
@@ -196,7 +194,7 @@ TEST(TyreSimulation, AWheelGoesDownStairsAndClimbsAStep) {
 // The same run over a bump and a pothole in every formulation that evaluates force elements:
 // the ODE formulations step with RK4 at 1e-4 s and agree to 1e-8 m; the index-3 ones (hybrid
 // with the analytic tangent, global with the finite-difference one) with the trapezoidal rule at
-// 1e-3 s agree with them to 1e-3 m.
+// 5e-4 s agree with them to 1e-3 m (at 1e-3 s, 1.6e-3 m: the wheel hop at 100 rad/s).
 TEST(TyreSimulation, EveryFormulationRollsTheSameWay) {
   const Road road = RoadProfileBuilder(-10.0, 0.0).flat(10.5).bump(0.6, 0.03).flat(0.5).pothole(0.4, 0.02).flat(20.0).build();
   const double V0 = 4.0;
@@ -208,7 +206,7 @@ TEST(TyreSimulation, EveryFormulationRollsTheSameWay) {
     EXPECT_LT((r.q.back() - reference.q.back()).cwiseAbs().maxCoeff(), 1e-8) << f;
   }
   for (const char* f : {"hybrid", "global"}) {
-    const test_models::Recorder r = run(m, 0.8, f, "trapezoidal", 1e-3);
+    const test_models::Recorder r = run(m, 0.8, f, "trapezoidal", 5e-4);
     ASSERT_EQ(r.q.size(), reference.q.size()) << f;
     double worst = 0.0;
     for (std::size_t k = 0; k < r.q.size(); ++k) worst = std::max(worst, (r.q[k].head(2) - reference.q[k].head(2)).cwiseAbs().maxCoeff());

@@ -766,7 +766,7 @@ const BadFile kBadFiles[] = {
     {"tyre_negative_cornering_stiffness.yaml", 7, "tyre 'tyre'", "magic formula: PKY1 must be positive"},
     {"tyre_gravity_not_z.yaml", 7, "tyre 'tyre'", "gravity must point along -z"},
     {"road_unsorted_points.yaml", 11, "road", "points: profile point x = 4 lies before the end of the profile (x = 5)"},
-    {"road_negative_length.yaml", 11, "road feature", "ramp length must be positive, got -2"},
+    {"road_negative_length.yaml", 11, "features[1]", "ramp length must be positive, got -2"},
 };
 
 INSTANTIATE_TEST_SUITE_P(YamlModelMalformed, YamlModelBadFile, ::testing::ValuesIn(kBadFiles),

@@ -43,8 +43,8 @@ struct TyreResponse {
   double Fz = 0.0, kappa = 0.0, alpha = 0.0;
 };
 
-/// Throws articula::Error naming the tyre when the wheel lies flat (its spin axis vertical) or
-/// its centre has gone below the road.
+/// Throws articula::Error naming the tyre when the wheel lies flat (its spin axis vertical). A
+/// centre below the road surface is pushed up by the radial spring continued beyond R0.
 TyreResponse tyreResponse(const Tyre& tyre, const Road& road, const WheelState& wheel);
 
 /// Elastic energy of the radial spring, k (R0 - rho)^2 / 2 in contact.
