@@ -1,5 +1,6 @@
 #include "articula/dynamics/force_elements.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "articula/dynamics/recursive.hpp"
@@ -53,6 +54,34 @@ JointForce jointLimitForce(const JointLimit& l, double q, double qd) {
   return {tau, -l.stiffness, -l.damping};
 }
 
+JointForce pointSpringTension(const PointSpringDamper& s, double L, double Ld) {
+  JointForce t{s.stiffness * (L - s.restLength), s.stiffness, s.damping};
+  if (s.hasDampingCurve()) {
+    // The segment containing Ld, or the end segment beyond the table (its slope carries on).
+    const auto& v = s.curveVelocity;
+    const std::size_t n = v.size();
+    std::size_t k = static_cast<std::size_t>(std::upper_bound(v.begin(), v.end(), Ld) - v.begin());
+    k = std::clamp<std::size_t>(k, 1, n - 1);
+    const double slope = (s.curveForce[k] - s.curveForce[k - 1]) / (v[k] - v[k - 1]);
+    t.tau += s.curveForce[k - 1] + slope * (Ld - v[k - 1]);
+    t.dqd = slope;
+  } else {
+    t.tau += s.damping * Ld;
+  }
+  if (s.hasBumpStop() && L < s.bumpStopLength) {
+    t.tau += s.bumpStopStiffness * (L - s.bumpStopLength);
+    t.dq += s.bumpStopStiffness;
+  }
+  return t;
+}
+
+double pointSpringEnergy(const PointSpringDamper& s, double L) {
+  const double x = L - s.restLength;
+  double V = 0.5 * s.stiffness * x * x;
+  if (s.hasBumpStop() && L < s.bumpStopLength) V += 0.5 * s.bumpStopStiffness * (L - s.bumpStopLength) * (L - s.bumpStopLength);
+  return V;
+}
+
 JointForce jointFrictionForce(const JointFriction& f, double qd) {
   const double th = std::tanh(qd / f.slipVelocity);
   return {-f.force * th, 0.0, -f.force / f.slipVelocity * (1.0 - th * th)};
@@ -78,7 +107,7 @@ void evaluateForceElements(const Model& model, Workspace& ws, double t, const Ei
   for (const auto& s : model.pointSprings) {
     const SpringGeometry g = springGeometry(ws, s);
     const Vec3 relVel = pointVelocity(ws, s.bodyB, s.pointB) - pointVelocity(ws, s.bodyA, s.pointA);
-    const double tension = s.stiffness * (g.length - s.restLength) + s.damping * g.direction.dot(relVel);
+    const double tension = pointSpringTension(s, g.length, g.direction.dot(relVel)).tau;
     applyWorldForce(ws, s.bodyA, s.pointA, tension * g.direction);
     applyWorldForce(ws, s.bodyB, s.pointB, -tension * g.direction);
   }
@@ -113,10 +142,7 @@ double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::Vec
     const double x = overrun(l, q[model.joints[l.joint].iq + l.dof]);
     V += 0.5 * l.stiffness * x * x;
   }
-  for (const auto& s : model.pointSprings) {
-    const double x = springGeometry(ws, s).length - s.restLength;
-    V += 0.5 * s.stiffness * x * x;
-  }
+  for (const auto& s : model.pointSprings) V += pointSpringEnergy(s, springGeometry(ws, s).length);
   for (const auto& t : model.tyres) V += tyreEnergy(t, model.road, bodyRotation(ws, t.body), bodyPosition(ws, t.body));
   return V;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/tyre_forces.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
@@ -820,7 +821,8 @@ std::vector<NaturalCoordinates::ForceSupport> NaturalCoordinates::forceSupports(
     gradientForce(jointSpringCoordinates_[k].columns, model_.jointSprings[k].damping != 0.0);
   for (const Coordinate& c : jointLoadCoordinates_) gradientForce(c.columns, false);
   for (std::size_t k = 0; k < pointSpringForms_.size(); ++k)
-    gradientForce(pointSpringForms_[k].columns, model_.pointSprings[k].damping != 0.0);
+    gradientForce(pointSpringForms_[k].columns,
+                  model_.pointSprings[k].damping != 0.0 || model_.pointSprings[k].hasDampingCurve());
   // A body force adds to r and to the axes (weighted by the point), a torque to the axes; it reads
   // the axes when it turns with the body, and a torque always does.
   for (const BodyLoad& l : model_.bodyLoads) {
@@ -882,7 +884,7 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
       continue;
     }
     evaluate(f, Timed{f.b, {}, {}, 0.0, 0.0, 0.0}, x, &g);  // gradient of |d|^2 / 2 = L grad L
-    const double tension = s.stiffness * (L - s.restLength) + s.damping * d.dot(dd) / L;
+    const double tension = pointSpringTension(s, L, d.dot(dd) / L).tau;
     scatter(f, -tension / L, g, Q);
     storeRow(springRowOfPointSpring_[k], f.locals, g, 1.0 / L);
   }

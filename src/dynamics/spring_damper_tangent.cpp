@@ -40,10 +40,12 @@ void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q
     pointJacobian(model_, ws, s.bodyA, s.pointA, PA_);
     pointJacobian(model_, ws, s.bodyB, s.pointB, PB_);
     PB_ -= PA_;
-    // s_z = u^T (dr_B/dz - dr_A/dz), eq. (29); K = s_z^T k s_z (31), C = s_z^T c s_z (34).
+    // s_z = u^T (dr_B/dz - dr_A/dz), eq. (29); K = s_z^T k s_z (31), C = s_z^T c s_z (34), with k
+    // and c the slopes of the tension (bump stop and damping curve included).
     sz_.noalias() = (d / L).transpose() * PB_;
-    K.noalias() += s.stiffness * sz_.transpose() * sz_;
-    C.noalias() += s.damping * sz_.transpose() * sz_;
+    const JointForce t = pointSpringTension(s, L, sz_.dot(v));
+    K.noalias() += t.dq * sz_.transpose() * sz_;
+    C.noalias() += t.dqd * sz_.transpose() * sz_;
   }
   // Tyres: the radial spring-damper along the normal n at the contact point P, and the slip
   // forces linearised at zero slip, Fx ~ -(K_x / V) e_x . v_P and Fy ~ -(K_y / V) e_y . v_P with

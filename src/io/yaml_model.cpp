@@ -115,7 +115,8 @@ void readForce(ModelBuilder& b, const Reader& r) {
       {Kind::JointSpring, {"joint_spring_damper", {"joint", "dof", "stiffness", "damping", "rest"}}},
       {Kind::JointLimit, {"joint_limit", {"joint", "dof", "lower", "upper", "stiffness", "damping"}}},
       {Kind::JointFriction, {"joint_friction", {"joint", "dof", "force", "slip_velocity"}}},
-      {Kind::PointSpring, {"spring_damper", {"body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length"}}},
+      {Kind::PointSpring,
+       {"spring_damper", {"body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length", "damping_curve", "bump_stop"}}},
       {Kind::Force, {"force", {"body", "point", "direction", "frame", "magnitude"}}},
       {Kind::Torque, {"torque", {"body", "direction", "frame", "magnitude"}}},
       {Kind::JointForce, {"joint_force", {"joint", "dof", "magnitude"}}},
@@ -135,10 +136,24 @@ void readForce(ModelBuilder& b, const Reader& r) {
     case Kind::JointFriction:
       b.addJointFriction({name, r.text("joint"), r.integer("dof", 0), r.number("force"), r.number("slip_velocity"), r.where()});
       return;
-    case Kind::PointSpring:
-      b.addPointSpring({name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),
-                        r.number("stiffness", 0.0), r.number("damping", 0.0), r.number("rest_length", 0.0), r.where()});
+    case Kind::PointSpring: {
+      PointSpringSpec s{name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),
+                        r.number("stiffness", 0.0), r.number("damping", 0.0), r.number("rest_length", 0.0), r.where()};
+      if (r.has("damping_curve")) {
+        const Reader c = r.child("damping_curve");
+        c.allowKeys({"velocity", "force"});
+        s.curveVelocity = c.toList(c.required("velocity"), "velocity");
+        s.curveForce = c.toNumbers(c.required("force"), "force", s.curveVelocity.size());
+      }
+      if (r.has("bump_stop")) {
+        const Reader stop = r.child("bump_stop");
+        stop.allowKeys({"length", "stiffness"});
+        s.bumpStopLength = stop.number("length");
+        s.bumpStopStiffness = stop.number("stiffness");
+      }
+      b.addPointSpring(std::move(s));
       return;
+    }
     case Kind::Force:
     case Kind::Torque: {
       const std::string frame = r.text("frame", "world");

@@ -197,10 +197,19 @@ void writeForces(std::ostream& out, const Model& model) {
   for (const auto& f : model.jointFrictions)
     out << "  - {name: " << Text{f.name} << ", type: joint_friction, joint: " << joint(f.joint) << ", dof: " << f.dof
         << ", force: " << Num{f.force} << ", slip_velocity: " << Num{f.slipVelocity} << "}\n";
-  for (const auto& s : model.pointSprings)
+  for (const auto& s : model.pointSprings) {
     out << "  - {name: " << Text{s.name} << ", type: spring_damper, body_a: " << body(s.bodyA) << ", point_a: " << Vec{s.pointA}
         << ", body_b: " << body(s.bodyB) << ", point_b: " << Vec{s.pointB} << ", stiffness: " << Num{s.stiffness}
-        << ", damping: " << Num{s.damping} << ", rest_length: " << Num{s.restLength} << "}\n";
+        << ", damping: " << Num{s.damping} << ", rest_length: " << Num{s.restLength};
+    if (s.hasDampingCurve()) {
+      const int n = static_cast<int>(s.curveVelocity.size());
+      out << ",\n     damping_curve: {velocity: " << List{s.curveVelocity.data(), n} << ", force: "
+          << List{s.curveForce.data(), n} << "}";
+    }
+    if (s.hasBumpStop())
+      out << ", bump_stop: {length: " << Num{s.bumpStopLength} << ", stiffness: " << Num{s.bumpStopStiffness} << "}";
+    out << "}\n";
+  }
   for (const auto& l : model.bodyLoads) {
     out << "  - {name: " << Text{l.name} << ", type: " << (l.torque ? "torque" : "force") << ", body: " << body(l.body);
     if (!l.torque) out << ", point: " << Vec{l.point};

@@ -356,6 +356,24 @@ Model ModelBuilder::build() const {
     e.stiffness = nonNegative(s.stiffness, s.where, el, "stiffness");
     e.damping = nonNegative(s.damping, s.where, el, "damping");
     e.restLength = nonNegative(s.restLength, s.where, el, "rest length");
+    if (!s.curveVelocity.empty() || !s.curveForce.empty()) {
+      if (e.damping != 0.0) fail(s.where, el, "give either damping or a damping curve, not both");
+      if (s.curveVelocity.size() < 2 || s.curveVelocity.size() != s.curveForce.size())
+        fail(s.where, el, "the damping curve needs at least two points and as many forces as velocities");
+      for (std::size_t k = 0; k < s.curveVelocity.size(); ++k) {
+        if (!std::isfinite(s.curveVelocity[k]) || !std::isfinite(s.curveForce[k]))
+          fail(s.where, el, "the damping curve has a value that is not a finite number");
+        if (k > 0 && !(s.curveVelocity[k] > s.curveVelocity[k - 1]))
+          fail(s.where, el, "the damping curve's velocities must be strictly increasing");
+      }
+      e.curveVelocity = s.curveVelocity;
+      e.curveForce = s.curveForce;
+    }
+    if (s.bumpStopStiffness != 0.0 || s.bumpStopLength != 0.0) {
+      e.bumpStopLength = nonNegative(s.bumpStopLength, s.where, el, "bump stop length");
+      e.bumpStopStiffness = nonNegative(s.bumpStopStiffness, s.where, el, "bump stop stiffness");
+      if (e.bumpStopStiffness == 0.0) fail(s.where, el, "bump stop stiffness must be positive");
+    }
     model.pointSprings.push_back(e);
   }
   for (const auto& s : bodyLoads_) {

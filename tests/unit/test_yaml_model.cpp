@@ -175,6 +175,11 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     EXPECT_EQ(x.bodyB, y.bodyB);
     EXPECT_TRUE(near(x.pointA, y.pointA, tol) && near(x.pointB, y.pointB, tol));
     EXPECT_TRUE(near(x.stiffness, y.stiffness, tol) && near(x.damping, y.damping, tol) && near(x.restLength, y.restLength, tol));
+    ASSERT_EQ(x.curveVelocity.size(), y.curveVelocity.size());
+    ASSERT_EQ(x.curveForce.size(), y.curveForce.size());
+    for (std::size_t k = 0; k < x.curveVelocity.size(); ++k)
+      EXPECT_TRUE(near(x.curveVelocity[k], y.curveVelocity[k], tol) && near(x.curveForce[k], y.curveForce[k], tol));
+    EXPECT_TRUE(near(x.bumpStopLength, y.bumpStopLength, tol) && near(x.bumpStopStiffness, y.bumpStopStiffness, tol));
   }
   ASSERT_EQ(a.bodyLoads.size(), b.bodyLoads.size());
   for (std::size_t i = 0; i < a.bodyLoads.size(); ++i) {
@@ -329,6 +334,8 @@ Model richModel() {
   b.addJointLimit({"stop", "hinge: 1", 0, -0.5, 1.25, 1e4, 20.0, {}});
   b.addJointFriction({"bearing", "barrel", 0, 0.3, 0.01, {}});
   b.addPointSpring({"bungee", "ground", "base", Vec3(1, 1, 0), Vec3(0.5, 0, 0), 10.0, 0.2, 0.3, {}});
+  b.addPointSpring({"strut", "ground", "base", Vec3(0, 1, 0), Vec3(0.2, 0, 0), 500.0, 0.0, 0.9, {}, {-1.0, 0.0, 0.5, 2.0},
+                    {-3000.0, 0.0, 400.0, 900.0}, 0.6, 2e4});
   b.addBodyLoad({"push", "base", false, true, Vec3(0.1, 0, 0), Vec3(0, 0, 2), TimeFunction::sine(2.0, 0.5, 0.3, 0.1), {}});
   b.addBodyLoad({"twist", "arm 1", true, false, Vec3::Zero(), Vec3(1, 0, 0), TimeFunction::smoothStep(0.2, 0, 1.2, 3), {}});
   b.addJointLoad({"motor", "barrel", 1, TimeFunction::polynomial({1.0, -0.5, 0.25}), {}});
@@ -766,6 +773,7 @@ const BadFile kBadFiles[] = {
     {"tyre_negative_cornering_stiffness.yaml", 7, "tyre 'tyre'", "magic formula: PKY1 must be positive"},
     {"tyre_gravity_not_z.yaml", 7, "tyre 'tyre'", "gravity must point along -z"},
     {"road_unsorted_points.yaml", 11, "road", "points: profile point x = 4 lies before the end of the profile (x = 5)"},
+    {"damping_curve_unsorted.yaml", 6, "spring 'strut'", "the damping curve's velocities must be strictly increasing"},
     {"road_negative_length.yaml", 11, "features[1]", "ramp length must be positive, got -2"},
 };
 

@@ -20,6 +20,12 @@ struct JointForce {
   double dqd = 0.0;  ///< d tau / d qdot
 };
 JointForce jointLimitForce(const JointLimit& l, double q, double qd);
+/// Tension of a point spring-damper at length L and rate dL/dt (positive: pulls the points
+/// together), with its partial derivatives (dq: by L, dqd: by dL/dt): spring, damper or damping
+/// curve, bump stop.
+JointForce pointSpringTension(const PointSpringDamper& s, double L, double Ld);
+/// Potential energy of a point spring (its spring and bump stop) at length L.
+double pointSpringEnergy(const PointSpringDamper& s, double L);
 JointForce jointFrictionForce(const JointFriction& f, double qd);
 
 /// The response of a tyre of the model for the wheel state in ws (after updateVelocities).

@@ -72,6 +72,10 @@ struct PointSpringSpec {
   Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
   double stiffness = 0.0, damping = 0.0, restLength = 0.0;
   SourceLocation where;
+  /// Optional damping curve (rates strictly increasing, at least two points; replaces `damping`,
+  /// which must then be 0) and bump stop (engagement length >= 0, stiffness > 0).
+  std::vector<double> curveVelocity = {}, curveForce = {};
+  double bumpStopLength = 0.0, bumpStopStiffness = 0.0;
 };
 
 struct BodyLoadSpec {
