@@ -334,8 +334,13 @@ Model richModel() {
   b.addJointLimit({"stop", "hinge: 1", 0, -0.5, 1.25, 1e4, 20.0, {}});
   b.addJointFriction({"bearing", "barrel", 0, 0.3, 0.01, {}});
   b.addPointSpring({"bungee", "ground", "base", Vec3(1, 1, 0), Vec3(0.5, 0, 0), 10.0, 0.2, 0.3, {}});
-  b.addPointSpring({"strut", "ground", "base", Vec3(0, 1, 0), Vec3(0.2, 0, 0), 500.0, 0.0, 0.9, {}, {-1.0, 0.0, 0.5, 2.0},
-                    {-3000.0, 0.0, 400.0, 900.0}, 0.6, 2e4});
+  PointSpringSpec strut;  // a suspension strut: damping curve and bump stop
+  strut.name = "strut", strut.bodyA = "ground", strut.bodyB = "base";
+  strut.pointA = Vec3(0, 1, 0), strut.pointB = Vec3(0.2, 0, 0);
+  strut.stiffness = 500.0, strut.restLength = 0.9;
+  strut.curveVelocity = {-1.0, 0.0, 0.5, 2.0}, strut.curveForce = {-3000.0, 0.0, 400.0, 900.0};
+  strut.bumpStopLength = 0.6, strut.bumpStopStiffness = 2e4;
+  b.addPointSpring(strut);
   b.addBodyLoad({"push", "base", false, true, Vec3(0.1, 0, 0), Vec3(0, 0, 2), TimeFunction::sine(2.0, 0.5, 0.3, 0.1), {}});
   b.addBodyLoad({"twist", "arm 1", true, false, Vec3::Zero(), Vec3(1, 0, 0), TimeFunction::smoothStep(0.2, 0, 1.2, 3), {}});
   b.addJointLoad({"motor", "barrel", 1, TimeFunction::polynomial({1.0, -0.5, 0.25}), {}});
