@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "articula/model/builder.hpp"
 #include "recorder.hpp"
@@ -57,14 +58,14 @@ Model wheel(const Road& road, double rollingResistance, double z0, double V0, do
 }
 
 test_models::Recorder run(const Model& m, double tEnd, const std::string& formulation = "aba",
-                          const std::string& integrator = "rk45", double dt = 0.0) {
+                          const std::string& integrator = "rk45", double dt = 0.0, bool finiteDifference = false) {
   SimulationOptions o;
   o.formulation = formulation;
   o.integrator = integrator;
   o.integratorOptions.dt = dt;
   o.integratorOptions.rtol = 1e-10;
   o.integratorOptions.atol = 1e-12;
-  o.augmentedLagrangian.finiteDifferenceTangent = formulation == "global";
+  o.augmentedLagrangian.finiteDifferenceTangent = finiteDifference;
   o.tEnd = tEnd;
   test_models::Recorder rec;
   const SimulationResult r = simulate(m, o, {&rec});
@@ -126,7 +127,8 @@ TEST(TyreSimulation, AQuarterCarSettlesWhereTheSpringRatesSay) {
 
 // Rolling freely without rolling resistance, the wheel keeps its speed; with it, the wheel slows
 // by a = f_r Fz / (m + I / rho^2) (the resistance moment f_r Fz rho shared between the wheel's
-// translation and spin through the rolling condition), here 0.110 m/s^2: agreement within 1 %.
+// translation and spin through the rolling condition), here 0.110 m/s^2: agreement within 1 %
+// (measured: 0.6 % less loss, the first 13 ms in which the slip that carries Fx builds up).
 TEST(TyreSimulation, FreeRollingLosesOnlyTheRollingResistance) {
   const double V0 = 10.0;
   const test_models::Recorder lossless = run(wheel(Road::flat(0.0), 0.0, kStaticRadius, V0, -V0 / kStaticRadius), 2.0);
@@ -193,7 +195,7 @@ TEST(TyreSimulation, AWheelGoesDownStairsAndClimbsAStep) {
 
 // The same run over a bump and a pothole in every formulation that evaluates force elements:
 // the ODE formulations step with RK4 at 1e-4 s and agree to 1e-8 m; the index-3 ones (hybrid
-// with the analytic tangent, global with the finite-difference one) with the trapezoidal rule at
+// with either tangent, global with the finite-difference one) with the trapezoidal rule at
 // 5e-4 s agree with them to 1e-3 m (at 1e-3 s, 1.6e-3 m: the wheel hop at 100 rad/s).
 TEST(TyreSimulation, EveryFormulationRollsTheSameWay) {
   const Road road = RoadProfileBuilder(-10.0, 0.0).flat(10.5).bump(0.6, 0.03).flat(0.5).pothole(0.4, 0.02).flat(20.0).build();
@@ -205,11 +207,11 @@ TEST(TyreSimulation, EveryFormulationRollsTheSameWay) {
     ASSERT_EQ(r.q.size(), reference.q.size()) << f;
     EXPECT_LT((r.q.back() - reference.q.back()).cwiseAbs().maxCoeff(), 1e-8) << f;
   }
-  for (const char* f : {"hybrid", "global"}) {
-    const test_models::Recorder r = run(m, 0.8, f, "trapezoidal", 5e-4);
+  for (const auto& [f, finiteDifference] : {std::pair{"hybrid", false}, std::pair{"hybrid", true}, std::pair{"global", true}}) {
+    const test_models::Recorder r = run(m, 0.8, f, "trapezoidal", 5e-4, finiteDifference);
     ASSERT_EQ(r.q.size(), reference.q.size()) << f;
     double worst = 0.0;
     for (std::size_t k = 0; k < r.q.size(); ++k) worst = std::max(worst, (r.q[k].head(2) - reference.q[k].head(2)).cwiseAbs().maxCoeff());
-    EXPECT_LT(worst, 1e-3) << f;
+    EXPECT_LT(worst, 1e-3) << f << (finiteDifference ? " (finite-difference tangent)" : " (analytic tangent)");
   }
 }
