@@ -212,12 +212,19 @@ Model wheelOnRoad(const Road& road) {
   t.radialDamping = 500.0;
   t.rollingResistance = 0.015;
   b.addTyre(t);
+  // A weak strut from above with a damping curve and an engaged bump stop (their tension, too).
+  PointSpringSpec strut;
+  strut.name = "strut", strut.bodyA = "ground", strut.bodyB = "wheel", strut.pointA = Vec3(0, 0, 1.3);
+  strut.stiffness = 100.0, strut.restLength = 1.0;
+  strut.curveVelocity = {-1.0, 0.0, 1.0}, strut.curveForce = {-30.0, 0.0, 10.0};
+  strut.bumpStopLength = 1.05, strut.bumpStopStiffness = 50.0;
+  b.addPointSpring(strut);
   return b.build();
 }
 }  // namespace
 
-// Tyres on a profile (ramp and bump under the first 0.8 m) and on a height map: the road's
-// section search and the Magic Formula work on the stack, in the ODE formulations and in the
+// Tyres on a profile (ramp and bump under the first 0.8 m) and on a height map, and a strut with
+// a damping curve and a bump stop: the road's section search and the Magic Formula work on the stack, in the ODE formulations and in the
 // index-3 ones (the hybrid's analytic tangent has tyre terms; the global one needs finite differences).
 TEST(StepAllocations, TyresOnRoadsAllocateNothing) {
   const Road profile = RoadProfileBuilder(-1.0, 0.0).flat(1.2).ramp(0.3, 0.03).bump(0.3, 0.02).flat(5.0).build();
