@@ -215,3 +215,20 @@ TEST(TyreSimulation, EveryFormulationRollsTheSameWay) {
     EXPECT_LT(worst, 1e-3) << f << (finiteDifference ? " (finite-difference tangent)" : " (analytic tangent)");
   }
 }
+
+// A height map that holds the same surface as a profile (a ramp from x = 2 to 4 m on a 2 m grid,
+// level across y) gives the same run: the map's section along the heading is then exact, so the
+// two agree to the integration tolerance (1e-8 m).
+TEST(TyreSimulation, AHeightMapRollsLikeTheSameProfile) {
+  const Road profile = Road::profile({{-10.0, 0.0}, {2.0, 0.0}, {4.0, 0.2}, {40.0, 0.2}});
+  std::vector<double> heights;
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i <= 25; ++i) heights.push_back(profile.height(-10.0 + 2.0 * i, 0.0));
+  const Road map = Road::heightMap(-10.0, -1.0, 2.0, 2.0, 26, 2, heights);
+  const double V0 = 3.0;
+  const test_models::Recorder a = run(wheel(profile, 0.01, kStaticRadius, V0, -V0 / kStaticRadius), 2.0);
+  const test_models::Recorder b = run(wheel(map, 0.01, kStaticRadius, V0, -V0 / kStaticRadius), 2.0);
+  ASSERT_EQ(a.q.size(), b.q.size());
+  EXPECT_GT(a.q.back()[1], 0.2);  // it went up the ramp
+  for (std::size_t k = 0; k < a.q.size(); ++k) EXPECT_LT((a.q[k] - b.q[k]).cwiseAbs().maxCoeff(), 1e-8) << "t = " << a.t[k];
+}
