@@ -35,7 +35,7 @@ void printModelInfo(std::ostream& out, const Model& model) {
   out << "  force elements: " << model.jointSprings.size() << " joint spring-dampers, " << model.jointLimits.size()
       << " joint limits, " << model.jointFrictions.size() << " joint frictions, " << model.pointSprings.size()
       << " point spring-dampers, " << model.bodyLoads.size() << " body loads, " << model.jointLoads.size()
-      << " joint loads, " << model.prescribed.size() << " prescribed motions\n"
+      << " joint loads, " << model.prescribed.size() << " prescribed motions, " << model.tyres.size() << " tyres\n"
       << "  markers " << model.markers.size() << "\n"
       << "  coordinates " << model.nq << ", tree degrees of freedom " << model.nv << ", constraint equations "
       << model.constraintCount() << "\n";

@@ -148,7 +148,10 @@ void projectSingleDof(Workspace::ArticulatedBodies& w, int i, int parent, const 
 void projectMultiDof(Workspace::ArticulatedBodies& w, int i, int parent, const Joint& j, const Eigen::VectorXd& tau) {
   const auto& S = w.S[i];
   w.U[i].noalias() = w.IA[i] * S;
-  w.u[i] = tau.segment(j.iv, j.nv) - S.transpose() * w.pA[i];
+  // In two statements: `tau.segment(...) - S^T pA` would be evaluated into a heap VectorXd (the
+  // segment's plain type) before landing in the fixed-capacity u.
+  w.u[i] = tau.segment(j.iv, j.nv);
+  w.u[i].noalias() -= S.transpose() * w.pA[i];
   if (j.nv > 0) {
     const SmallMatrix D = S.transpose() * w.U[i];
     Eigen::LDLT<SmallMatrix> ldlt(D);

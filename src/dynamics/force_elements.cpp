@@ -1,8 +1,10 @@
 #include "articula/dynamics/force_elements.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "articula/dynamics/recursive.hpp"
+#include "articula/dynamics/tyre_forces.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -31,9 +33,18 @@ SpringGeometry springGeometry(const Workspace& ws, const PointSpringDamper& s) {
   }
   return {d / L, L};
 }
+// The wheel body's world state for its tyre (after updateVelocities).
+WheelState wheelState(const Workspace& ws, const Tyre& t) {
+  return {bodyRotation(ws, t.body), bodyPosition(ws, t.body), pointVelocity(ws, t.body, t.centre), angularVelocity(ws, t.body)};
+}
+
 // How far q lies beyond the range of the limit: q - upper above it, q - lower below, else 0.
 double overrun(const JointLimit& l, double q) { return q > l.upper ? q - l.upper : q < l.lower ? q - l.lower : 0.0; }
 }  // namespace
+
+TyreResponse tyreResponse(const Model& model, const Workspace& ws, const Tyre& tyre) {
+  return tyreResponse(tyre, model.road, wheelState(ws, tyre));
+}
 
 JointForce jointLimitForce(const JointLimit& l, double q, double qd) {
   const double x = overrun(l, q);
@@ -41,6 +52,34 @@ JointForce jointLimitForce(const JointLimit& l, double q, double qd) {
   const double tau = -l.stiffness * x - l.damping * qd;
   if (tau * x > 0.0) return {};  // the stop pushes back into the range and never pulls
   return {tau, -l.stiffness, -l.damping};
+}
+
+JointForce pointSpringTension(const PointSpringDamper& s, double L, double Ld) {
+  JointForce t{s.stiffness * (L - s.restLength), s.stiffness, s.damping};
+  if (s.hasDampingCurve()) {
+    // The segment containing Ld, or the end segment beyond the table (its slope carries on).
+    const auto& v = s.curveVelocity;
+    const std::size_t n = v.size();
+    std::size_t k = static_cast<std::size_t>(std::upper_bound(v.begin(), v.end(), Ld) - v.begin());
+    k = std::clamp<std::size_t>(k, 1, n - 1);
+    const double slope = (s.curveForce[k] - s.curveForce[k - 1]) / (v[k] - v[k - 1]);
+    t.tau += s.curveForce[k - 1] + slope * (Ld - v[k - 1]);
+    t.dqd = slope;
+  } else {
+    t.tau += s.damping * Ld;
+  }
+  if (s.hasBumpStop() && L < s.bumpStopLength) {
+    t.tau += s.bumpStopStiffness * (L - s.bumpStopLength);
+    t.dq += s.bumpStopStiffness;
+  }
+  return t;
+}
+
+double pointSpringEnergy(const PointSpringDamper& s, double L) {
+  const double x = L - s.restLength;
+  double V = 0.5 * s.stiffness * x * x;
+  if (s.hasBumpStop() && L < s.bumpStopLength) V += 0.5 * s.bumpStopStiffness * (L - s.bumpStopLength) * (L - s.bumpStopLength);
+  return V;
 }
 
 JointForce jointFrictionForce(const JointFriction& f, double qd) {
@@ -68,9 +107,16 @@ void evaluateForceElements(const Model& model, Workspace& ws, double t, const Ei
   for (const auto& s : model.pointSprings) {
     const SpringGeometry g = springGeometry(ws, s);
     const Vec3 relVel = pointVelocity(ws, s.bodyB, s.pointB) - pointVelocity(ws, s.bodyA, s.pointA);
-    const double tension = s.stiffness * (g.length - s.restLength) + s.damping * g.direction.dot(relVel);
+    const double tension = pointSpringTension(s, g.length, g.direction.dot(relVel)).tau;
     applyWorldForce(ws, s.bodyA, s.pointA, tension * g.direction);
     applyWorldForce(ws, s.bodyB, s.pointB, -tension * g.direction);
+  }
+  for (const auto& tyre : model.tyres) {
+    const TyreResponse r = tyreResponse(model, ws, tyre);
+    if (r.Fz == 0.0) continue;
+    const Mat3& E = ws.X0[tyre.body].E;  // world to body
+    applyWorldForce(ws, tyre.body, E * (r.point - bodyPosition(ws, tyre.body)), r.force);
+    ws.fext[tyre.body] += Force(E * r.moment, Vec3::Zero());
   }
   for (const auto& l : model.bodyLoads) {
     const double m = l.magnitude.value(t);
@@ -83,7 +129,7 @@ void evaluateForceElements(const Model& model, Workspace& ws, double t, const Ei
 }
 
 bool forceElementsNeedKinematics(const Model& model) {
-  return !model.pointSprings.empty() || !model.bodyLoads.empty();
+  return !model.pointSprings.empty() || !model.bodyLoads.empty() || !model.tyres.empty();
 }
 
 double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q) {
@@ -96,10 +142,8 @@ double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::Vec
     const double x = overrun(l, q[model.joints[l.joint].iq + l.dof]);
     V += 0.5 * l.stiffness * x * x;
   }
-  for (const auto& s : model.pointSprings) {
-    const double x = springGeometry(ws, s).length - s.restLength;
-    V += 0.5 * s.stiffness * x * x;
-  }
+  for (const auto& s : model.pointSprings) V += pointSpringEnergy(s, springGeometry(ws, s).length);
+  for (const auto& t : model.tyres) V += tyreEnergy(t, model.road, bodyRotation(ws, t.body), bodyPosition(ws, t.body));
   return V;
 }
 

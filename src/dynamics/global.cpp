@@ -15,6 +15,13 @@ GlobalFormulation::GlobalFormulation(const Model& model, const AugmentedLagrangi
     : model_(model), options_(options), natural_(model), ws_(model) {
   if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
     throw Error("global formulation: the penalty factor must be 0 (automatic) or positive and finite");
+  for (const PointSpringDamper& s : model.pointSprings)
+    if (!options.finiteDifferenceTangent && (s.hasDampingCurve() || s.hasBumpStop()))
+      throw Error("the global formulation's analytic tangent takes spring '" + s.name +
+                  "' as linear, but it has a damping curve or a bump stop: run it with --tangent finite-difference");
+  if (!options.finiteDifferenceTangent && !model.tyres.empty())
+    throw Error("the global formulation's analytic tangent has no tyre terms (the model has " +
+                std::to_string(model.tyres.size()) + " tyres): run it with --tangent finite-difference");
   const int n = natural_.size(), m = natural_.constraintCount(), nx = model.nq + model.nv;
   J_ = natural_.jacobianPattern();
   if (options.finiteDifferenceTangent)

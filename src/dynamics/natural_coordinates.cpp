@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "articula/dynamics/force_elements.hpp"
+#include "articula/dynamics/tyre_forces.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -819,7 +821,8 @@ std::vector<NaturalCoordinates::ForceSupport> NaturalCoordinates::forceSupports(
     gradientForce(jointSpringCoordinates_[k].columns, model_.jointSprings[k].damping != 0.0);
   for (const Coordinate& c : jointLoadCoordinates_) gradientForce(c.columns, false);
   for (std::size_t k = 0; k < pointSpringForms_.size(); ++k)
-    gradientForce(pointSpringForms_[k].columns, model_.pointSprings[k].damping != 0.0);
+    gradientForce(pointSpringForms_[k].columns,
+                  model_.pointSprings[k].damping != 0.0 || model_.pointSprings[k].hasDampingCurve());
   // A body force adds to r and to the axes (weighted by the point), a torque to the axes; it reads
   // the axes when it turns with the body, and a torque always does.
   for (const BodyLoad& l : model_.bodyLoads) {
@@ -830,6 +833,12 @@ std::vector<NaturalCoordinates::ForceSupport> NaturalCoordinates::forceSupports(
     if (l.torque || !l.worldFrame)
       for (int i = 3; i < kPerBody; ++i) s.positions.push_back(o + i);
     supports.push_back(std::move(s));
+  }
+  // A tyre reads its wheel's whole pose and velocity and adds to all of its entries.
+  for (const Tyre& tyre : model_.tyres) {
+    std::vector<int> all;
+    for (int i = 0; i < kPerBody; ++i) all.push_back(offset(tyre.body) + i);
+    supports.push_back({all, all, all});
   }
   return supports;
 }
@@ -875,7 +884,7 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
       continue;
     }
     evaluate(f, Timed{f.b, {}, {}, 0.0, 0.0, 0.0}, x, &g);  // gradient of |d|^2 / 2 = L grad L
-    const double tension = s.stiffness * (L - s.restLength) + s.damping * d.dot(dd) / L;
+    const double tension = pointSpringTension(s, L, d.dot(dd) / L).tau;
     scatter(f, -tension / L, g, Q);
     storeRow(springRowOfPointSpring_[k], f.locals, g, 1.0 / L);
   }
@@ -892,6 +901,19 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
       Q.segment<3>(o) += vec;
       for (int k = 0; k < 3; ++k) Q.segment<3>(o + 3 + 3 * k) += l.point[k] * vec;
     }
+  }
+  for (const Tyre& tyre : model_.tyres) {
+    const BodyFrame F = frameOf(x, tyre.body);
+    const int o = offset(tyre.body);
+    Vec3 centreVelocity = xd.segment<3>(o);
+    for (int k = 0; k < 3; ++k) centreVelocity += tyre.centre[k] * xd.segment<3>(o + 3 + 3 * k);
+    const TyreResponse r =
+        tyreResponse(tyre, model_.road, WheelState{F.R, F.r, centreVelocity, halfCrossSum(x, xd, tyre.body)});
+    if (r.Fz == 0.0) continue;
+    // The force at the contact point, a point of the wheel: its body coordinates weight the axes.
+    const Vec3 p = F.R.transpose() * (r.point - F.r);
+    Q.segment<3>(o) += r.force;
+    for (int k = 0; k < 3; ++k) Q.segment<3>(o + 3 + 3 * k) += p[k] * r.force + 0.5 * r.moment.cross(F.R.col(k));
   }
 }
 

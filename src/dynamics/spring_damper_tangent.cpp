@@ -8,7 +8,7 @@ namespace articula {
 SpringDamperTangent::SpringDamperTangent(const Model& model)
     : model_(model),
       active_(!model.jointSprings.empty() || !model.pointSprings.empty() || !model.jointLimits.empty() ||
-              !model.jointFrictions.empty()),
+              !model.jointFrictions.empty() || !model.tyres.empty()),
       PA_(3, model.nv),
       PB_(3, model.nv),
       sz_(model.nv) {}
@@ -40,10 +40,28 @@ void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q
     pointJacobian(model_, ws, s.bodyA, s.pointA, PA_);
     pointJacobian(model_, ws, s.bodyB, s.pointB, PB_);
     PB_ -= PA_;
-    // s_z = u^T (dr_B/dz - dr_A/dz), eq. (29); K = s_z^T k s_z (31), C = s_z^T c s_z (34).
+    // s_z = u^T (dr_B/dz - dr_A/dz), eq. (29); K = s_z^T k s_z (31), C = s_z^T c s_z (34), with k
+    // and c the slopes of the tension (bump stop and damping curve included).
     sz_.noalias() = (d / L).transpose() * PB_;
-    K.noalias() += s.stiffness * sz_.transpose() * sz_;
-    C.noalias() += s.damping * sz_.transpose() * sz_;
+    const JointForce t = pointSpringTension(s, L, sz_.dot(v));
+    K.noalias() += t.dq * sz_.transpose() * sz_;
+    C.noalias() += t.dqd * sz_.transpose() * sz_;
+  }
+  // Tyres: the radial spring-damper along the normal n at the contact point P, and the slip
+  // forces linearised at zero slip, Fx ~ -(K_x / V) e_x . v_P and Fy ~ -(K_y / V) e_y . v_P with
+  // v_P the wheel's material velocity at P: dampers along e_x and e_y (symmetric; the saturation
+  // of the Magic Formula and the load coupling are left out, which only slows Newton down).
+  for (const auto& t : model_.tyres) {
+    const TyreResponse r = tyreResponse(model_, ws, t);
+    if (r.Fz == 0.0) continue;
+    pointJacobian(model_, ws, t.body, ws.X0[t.body].E * (r.point - bodyPosition(ws, t.body)), PA_);
+    sz_.noalias() = r.normal.transpose() * PA_;
+    K.noalias() += t.radialStiffness * sz_.transpose() * sz_;
+    C.noalias() += t.radialDamping * sz_.transpose() * sz_;
+    sz_.noalias() = r.longitudinal.transpose() * PA_;
+    C.noalias() += longitudinalSlipStiffness(t.mf, r.Fz) / r.speed * sz_.transpose() * sz_;
+    sz_.noalias() = r.lateral.transpose() * PA_;
+    C.noalias() += corneringStiffness(t.mf, r.Fz) / r.speed * sz_.transpose() * sz_;
   }
 }
 

@@ -185,6 +185,64 @@ void appendShapes(std::string& d, const Body& b, const MeshTable& meshes) {
   d += ']';
 }
 
+namespace {
+
+// A thin slab of the road from a to b (x, z; across y, `width` wide), its top face on the line.
+Shape roadSlab(double xa, double za, double xb, double zb, double width) {
+  constexpr double kThickness = 0.02;
+  const double dx = xb - xa, dz = zb - za, length = std::hypot(dx, dz), angle = std::atan2(dz, dx);
+  const Vec3 normal(-std::sin(angle), 0.0, std::cos(angle));
+  Shape s = boxShape(Vec3(length, width, kThickness), Vec3(0.5 * (xa + xb), 0.0, 0.5 * (za + zb)) - 0.5 * kThickness * normal,
+                     "#8a8d91");
+  s.rotation = Eigen::AngleAxisd(-angle, Vec3::UnitY()).toRotationMatrix();
+  return s;
+}
+
+// The road as fixed slabs for the viewer, for models with tyres: a profile segment by segment
+// (steps as vertical slabs) with 5 m of level road beyond its ends; a flat road 20 m long; a
+// height map cell by cell, each cell a slab through its centre tilted by its mean slopes (up to
+// 4000 cells; a larger map is not drawn).
+std::vector<Shape> roadShapes(const Road& road) {
+  constexpr double kWidth = 3.0;
+  std::vector<Shape> shapes;
+  switch (road.kind()) {
+    case Road::Kind::Flat:
+      shapes.push_back(roadSlab(-10.0, road.flatHeight(), 10.0, road.flatHeight(), kWidth));
+      break;
+    case Road::Kind::Profile: {
+      const auto& p = road.points();
+      shapes.push_back(roadSlab(p.front().x - 5.0, p.front().z, p.front().x, p.front().z, kWidth));
+      for (std::size_t k = 0; k + 1 < p.size(); ++k)
+        if (p[k].x != p[k + 1].x || p[k].z != p[k + 1].z) shapes.push_back(roadSlab(p[k].x, p[k].z, p[k + 1].x, p[k + 1].z, kWidth));
+      shapes.push_back(roadSlab(p.back().x, p.back().z, p.back().x + 5.0, p.back().z, kWidth));
+      break;
+    }
+    case Road::Kind::HeightMap: {
+      if ((road.nx() - 1) * (road.ny() - 1) > 4000) break;
+      for (int j = 0; j + 1 < road.ny(); ++j)
+        for (int i = 0; i + 1 < road.nx(); ++i) {
+          const double x = road.x0() + (i + 0.5) * road.dx(), y = road.y0() + (j + 0.5) * road.dy();
+          const Vec3 n = road.normal(x, y);
+          Shape s;
+          s.kind = Shape::Kind::Box;
+          s.size = Vec3(road.dx(), road.dy(), 0.02);
+          s.rotation = frameWithZ(n);
+          // Keep the slab's own x and y near the grid's, so that the cells tile.
+          const Vec3 ex = (Vec3::UnitX() - n * n.x()).normalized();
+          s.rotation.col(0) = ex;
+          s.rotation.col(1) = n.cross(ex);
+          s.position = Vec3(x, y, road.height(x, y)) - 0.01 * n;
+          s.color = "#8a8d91";
+          shapes.push_back(s);
+        }
+      break;
+    }
+  }
+  return shapes;
+}
+
+}  // namespace
+
 std::string sceneJson(const Model& model, const std::function<void(const std::string&)>& warn) {
   const MeshTable meshes(model, warn);
 
@@ -200,8 +258,14 @@ std::string sceneJson(const Model& model, const std::function<void(const std::st
     appendShapes(d, b, meshes);
     d += '}';
   }
-  d += "],\"groundShapes\":";  // fixed in the world (a robot's base)
-  appendShapes(d, model.bodies[0], meshes);
+  d += "],\"groundShapes\":";  // fixed in the world (a robot's base; the road of a vehicle)
+  if (model.tyres.empty()) {
+    appendShapes(d, model.bodies[0], meshes);
+  } else {
+    Body ground = model.bodies[0];
+    for (const Shape& s : roadShapes(model.road)) ground.shapes.push_back(s);
+    appendShapes(d, ground, meshes);
+  }
   d += ",\"meshes\":[";
   for (std::size_t m = 0; m < meshes.json().size(); ++m) d += (m ? "," : "") + meshes.json()[m];
   d += "],\"markers\":[";

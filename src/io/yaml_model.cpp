@@ -14,6 +14,7 @@
 #include "yaml_format.hpp"
 #include "yaml_reader.hpp"
 #include "yaml_values.hpp"
+#include "yaml_vehicle.hpp"
 
 namespace articula {
 
@@ -109,16 +110,18 @@ void readLoop(ModelBuilder& b, const Reader& r) {
 }
 
 void readForce(ModelBuilder& b, const Reader& r) {
-  enum class Kind { JointSpring, JointLimit, JointFriction, PointSpring, Force, Torque, JointForce, Prescribed };
+  enum class Kind { JointSpring, JointLimit, JointFriction, PointSpring, Force, Torque, JointForce, Prescribed, Tyre };
   static const std::vector<Choice<Kind>> kinds = {
       {Kind::JointSpring, {"joint_spring_damper", {"joint", "dof", "stiffness", "damping", "rest"}}},
       {Kind::JointLimit, {"joint_limit", {"joint", "dof", "lower", "upper", "stiffness", "damping"}}},
       {Kind::JointFriction, {"joint_friction", {"joint", "dof", "force", "slip_velocity"}}},
-      {Kind::PointSpring, {"spring_damper", {"body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length"}}},
+      {Kind::PointSpring,
+       {"spring_damper", {"body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length", "damping_curve", "bump_stop"}}},
       {Kind::Force, {"force", {"body", "point", "direction", "frame", "magnitude"}}},
       {Kind::Torque, {"torque", {"body", "direction", "frame", "magnitude"}}},
       {Kind::JointForce, {"joint_force", {"joint", "dof", "magnitude"}}},
-      {Kind::Prescribed, {"prescribed_motion", {"joint", "dof", "position"}}}};
+      {Kind::Prescribed, {"prescribed_motion", {"joint", "dof", "position"}}},
+      {Kind::Tyre, {"tyre", yaml::tyreKeys()}}};
   const std::string name = r.text("name");
   const Kind kind = r.choose(kinds, {"name", "type"}, "force");
   switch (kind) {
@@ -133,10 +136,24 @@ void readForce(ModelBuilder& b, const Reader& r) {
     case Kind::JointFriction:
       b.addJointFriction({name, r.text("joint"), r.integer("dof", 0), r.number("force"), r.number("slip_velocity"), r.where()});
       return;
-    case Kind::PointSpring:
-      b.addPointSpring({name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),
-                        r.number("stiffness", 0.0), r.number("damping", 0.0), r.number("rest_length", 0.0), r.where()});
+    case Kind::PointSpring: {
+      PointSpringSpec s{name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),
+                        r.number("stiffness", 0.0), r.number("damping", 0.0), r.number("rest_length", 0.0), r.where()};
+      if (r.has("damping_curve")) {
+        const Reader c = r.child("damping_curve");
+        c.allowKeys({"velocity", "force"});
+        s.curveVelocity = c.toList(c.required("velocity"), "velocity");
+        s.curveForce = c.toNumbers(c.required("force"), "force", s.curveVelocity.size());
+      }
+      if (r.has("bump_stop")) {
+        const Reader stop = r.child("bump_stop");
+        stop.allowKeys({"length", "stiffness"});
+        s.bumpStopLength = stop.number("length");
+        s.bumpStopStiffness = stop.number("stiffness");
+      }
+      b.addPointSpring(std::move(s));
       return;
+    }
     case Kind::Force:
     case Kind::Torque: {
       const std::string frame = r.text("frame", "world");
@@ -152,6 +169,9 @@ void readForce(ModelBuilder& b, const Reader& r) {
     case Kind::Prescribed:
       b.addPrescribedMotion({name, r.text("joint"), r.integer("dof", 0), yaml::readFunction(r, "position"), r.where()});
       return;
+    case Kind::Tyre:
+      b.addTyre(yaml::readTyre(r, name));
+      return;
   }
 }
 
@@ -165,7 +185,7 @@ ModelBuilder readModel(const YAML::Node& doc, const std::string& file) {
     throw ModelError(markLocation(file, doc.Mark()), "",
                      "the top level must be a map with keys such as 'bodies' and 'joints', got " + describe(doc));
   const Reader top(doc, file, "");
-  top.allowKeys({"name", "gravity", "ground", "bodies", "joints", "loops", "forces", "markers", "assembly"});
+  top.allowKeys({"name", "gravity", "ground", "bodies", "joints", "loops", "forces", "markers", "assembly", "road"});
   if (!top.has("bodies")) top.fail("the model has no bodies: a 'bodies' list is required");
 
   ModelBuilder b;
@@ -191,6 +211,7 @@ ModelBuilder readModel(const YAML::Node& doc, const std::string& file) {
   forEach(top, "loops", "loop", [&](const Reader& r) { readLoop(b, r); });
   forEach(top, "forces", "force", [&](const Reader& r) { readForce(b, r); });
   forEach(top, "markers", "marker", [&](const Reader& r) { readMarker(b, r); });
+  if (top.has("road")) b.road = yaml::readRoad(Reader(top.required("road"), file, "road"));
   return b;
 }
 

@@ -185,7 +185,7 @@ void writeForces(std::ostream& out, const Model& model) {
   const auto body = [&](int i) { return Text{model.bodies[static_cast<std::size_t>(i)].name}; };
   const auto joint = [&](int i) { return Text{model.joints[static_cast<std::size_t>(i)].name}; };
   if (model.jointSprings.size() + model.jointLimits.size() + model.jointFrictions.size() + model.pointSprings.size() + model.bodyLoads.size() + model.jointLoads.size() +
-          model.prescribed.size() > 0)
+          model.prescribed.size() + model.tyres.size() > 0)
     out << "forces:\n";
   for (const auto& s : model.jointSprings)
     out << "  - {name: " << Text{s.name} << ", type: joint_spring_damper, joint: " << joint(s.joint) << ", dof: " << s.dof
@@ -197,10 +197,19 @@ void writeForces(std::ostream& out, const Model& model) {
   for (const auto& f : model.jointFrictions)
     out << "  - {name: " << Text{f.name} << ", type: joint_friction, joint: " << joint(f.joint) << ", dof: " << f.dof
         << ", force: " << Num{f.force} << ", slip_velocity: " << Num{f.slipVelocity} << "}\n";
-  for (const auto& s : model.pointSprings)
+  for (const auto& s : model.pointSprings) {
     out << "  - {name: " << Text{s.name} << ", type: spring_damper, body_a: " << body(s.bodyA) << ", point_a: " << Vec{s.pointA}
         << ", body_b: " << body(s.bodyB) << ", point_b: " << Vec{s.pointB} << ", stiffness: " << Num{s.stiffness}
-        << ", damping: " << Num{s.damping} << ", rest_length: " << Num{s.restLength} << "}\n";
+        << ", damping: " << Num{s.damping} << ", rest_length: " << Num{s.restLength};
+    if (s.hasDampingCurve()) {
+      const int n = static_cast<int>(s.curveVelocity.size());
+      out << ",\n     damping_curve: {velocity: " << List{s.curveVelocity.data(), n} << ", force: "
+          << List{s.curveForce.data(), n} << "}";
+    }
+    if (s.hasBumpStop())
+      out << ", bump_stop: {length: " << Num{s.bumpStopLength} << ", stiffness: " << Num{s.bumpStopStiffness} << "}";
+    out << "}\n";
+  }
   for (const auto& l : model.bodyLoads) {
     out << "  - {name: " << Text{l.name} << ", type: " << (l.torque ? "torque" : "force") << ", body: " << body(l.body);
     if (!l.torque) out << ", point: " << Vec{l.point};
@@ -213,6 +222,38 @@ void writeForces(std::ostream& out, const Model& model) {
   for (const auto& p : model.prescribed)
     out << "  - {name: " << Text{p.name} << ", type: prescribed_motion, joint: " << joint(p.joint) << ", dof: " << p.dof
         << ", position: " << p.position.yaml() << "}\n";
+  for (const auto& t : model.tyres) {
+    out << "  - {name: " << Text{t.name} << ", type: tyre, body: " << body(t.body) << ", centre: " << Vec{t.centre}
+        << ", axis: " << Vec{t.axis} << ", radius: " << Num{t.radius} << ", radial_stiffness: " << Num{t.radialStiffness}
+        << ", radial_damping: " << Num{t.radialDamping} << ", rolling_resistance: " << Num{t.rollingResistance}
+        << ", low_speed: " << Num{t.lowSpeed} << ",\n     magic_formula: {";
+    const char* separator = "";
+    for (const auto& c : magicFormulaCoefficients()) {
+      out << separator << c.name << ": " << Num{t.mf.*c.member};
+      separator = ", ";
+    }
+    out << "}}\n";
+  }
+}
+
+// The road, when it is not the default flat road at z = 0; a profile as its points (the
+// features it was built from are expanded).
+void writeRoad(std::ostream& out, const Road& road) {
+  switch (road.kind()) {
+    case Road::Kind::Flat:
+      if (road.flatHeight() != 0.0) out << "road: {type: flat, height: " << Num{road.flatHeight()} << "}\n";
+      return;
+    case Road::Kind::Profile:
+      out << "road:\n  type: profile\n  points:\n";
+      for (const auto& p : road.points()) out << "    - [" << Num{p.x} << ", " << Num{p.z} << "]\n";
+      return;
+    case Road::Kind::HeightMap:
+      out << "road:\n  type: height_map\n  origin: [" << Num{road.x0()} << ", " << Num{road.y0()} << "]\n  spacing: ["
+          << Num{road.dx()} << ", " << Num{road.dy()} << "]\n  heights:\n";
+      for (int j = 0; j < road.ny(); ++j)
+        out << "    - " << List{road.heights().data() + static_cast<std::size_t>(j) * road.nx(), road.nx()} << '\n';
+      return;
+  }
 }
 
 void writeMarkers(std::ostream& out, const Model& model) {
@@ -232,6 +273,7 @@ void writeModelYaml(const Model& model, std::ostream& out) {
   writeLoops(out, model);
   writeForces(out, model);
   writeMarkers(out, model);
+  writeRoad(out, model.road);
 }
 
 }  // namespace articula

@@ -100,6 +100,8 @@ void readDesign(OptimalControlProblem& p, const Reader& r) {
       else if (parameter == "stiffness") d.target = T::SpringStiffness;
       else if (parameter == "damping") d.target = T::SpringDamping;
       else r.fail(at, "parameter: a spring_damper has rest_length, stiffness and damping, not '" + parameter + "'");
+      if (d.target == T::SpringDamping && m.pointSprings[static_cast<std::size_t>(point)].hasDampingCurve())
+        r.fail(at, "parameter: spring_damper '" + element + "' damps by its damping_curve, so its damping has no effect");
     } else {
       d.element = joint;
       if (parameter == "rest") d.target = T::JointSpringRest;

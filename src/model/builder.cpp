@@ -50,6 +50,7 @@ ModelBuilder& ModelBuilder::addPointSpring(PointSpringSpec s) { pointSprings_.pu
 ModelBuilder& ModelBuilder::addBodyLoad(BodyLoadSpec s) { bodyLoads_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addJointLoad(JointLoadSpec s) { jointLoads_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addPrescribedMotion(PrescribedMotionSpec s) { prescribed_.push_back(std::move(s)); return *this; }
+ModelBuilder& ModelBuilder::addTyre(TyreSpec s) { tyres_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addMarker(MarkerSpec s) { markers_.push_back(std::move(s)); return *this; }
 
 namespace {
@@ -355,6 +356,24 @@ Model ModelBuilder::build() const {
     e.stiffness = nonNegative(s.stiffness, s.where, el, "stiffness");
     e.damping = nonNegative(s.damping, s.where, el, "damping");
     e.restLength = nonNegative(s.restLength, s.where, el, "rest length");
+    if (!s.curveVelocity.empty() || !s.curveForce.empty()) {
+      if (e.damping != 0.0) fail(s.where, el, "give either damping or a damping curve, not both");
+      if (s.curveVelocity.size() < 2 || s.curveVelocity.size() != s.curveForce.size())
+        fail(s.where, el, "the damping curve needs at least two points and as many forces as velocities");
+      for (std::size_t k = 0; k < s.curveVelocity.size(); ++k) {
+        if (!std::isfinite(s.curveVelocity[k]) || !std::isfinite(s.curveForce[k]))
+          fail(s.where, el, "the damping curve has a value that is not a finite number");
+        if (k > 0 && !(s.curveVelocity[k] > s.curveVelocity[k - 1]))
+          fail(s.where, el, "the damping curve's velocities must be strictly increasing");
+      }
+      e.curveVelocity = s.curveVelocity;
+      e.curveForce = s.curveForce;
+    }
+    if (s.bumpStopStiffness != 0.0 || s.bumpStopLength != 0.0) {
+      e.bumpStopLength = nonNegative(s.bumpStopLength, s.where, el, "bump stop length");
+      e.bumpStopStiffness = nonNegative(s.bumpStopStiffness, s.where, el, "bump stop stiffness");
+      if (e.bumpStopStiffness == 0.0) fail(s.where, el, "bump stop stiffness must be positive");
+    }
     model.pointSprings.push_back(e);
   }
   for (const auto& s : bodyLoads_) {
@@ -381,6 +400,32 @@ Model ModelBuilder::build() const {
     const int j = jointRef(s.joint, s.dof, s.where, el);
     if (!prescribedDofs.insert({j, s.dof}).second) fail(s.where, el, "joint '" + s.joint + "' dof " + std::to_string(s.dof) + " is already prescribed");
     model.prescribed.push_back(PrescribedMotion{s.name, j, s.dof, s.position});
+  }
+  model.road = road;
+  for (const auto& s : tyres_) {
+    const std::string el = label("tyre", s.name);
+    Tyre e;
+    e.name = s.name;
+    e.body = bodyRef(s.body, s.where, el, "body");
+    if (e.body == 0) fail(s.where, el, "cannot act on the ground: name the wheel body");
+    // The road is z up (road.hpp): a model whose gravity has a horizontal part (the default
+    // [0, -9.81, 0] of the y-up mechanism models) would drive its wheels sideways.
+    if (gravity.x() != 0.0 || gravity.y() != 0.0)
+      fail(s.where, el, "tyres roll on a z-up road: gravity must point along -z, e.g. [0, 0, -9.81]");
+    if (!finite(s.centre)) fail(s.where, el, "centre has a non-finite component");
+    e.centre = s.centre;
+    e.axis = unitAxis(s.axis, s.where, el, "axis");
+    if (!std::isfinite(s.radius) || s.radius <= 0.0) fail(s.where, el, "radius must be positive");
+    e.radius = s.radius;
+    if (!std::isfinite(s.radialStiffness) || s.radialStiffness <= 0.0) fail(s.where, el, "radial stiffness must be positive");
+    e.radialStiffness = s.radialStiffness;
+    e.radialDamping = nonNegative(s.radialDamping, s.where, el, "radial damping");
+    e.rollingResistance = nonNegative(s.rollingResistance, s.where, el, "rolling resistance");
+    if (!std::isfinite(s.lowSpeed) || s.lowSpeed <= 0.0) fail(s.where, el, "low speed must be positive");
+    e.lowSpeed = s.lowSpeed;
+    if (const std::string problem = magicFormulaProblem(s.mf); !problem.empty()) fail(s.where, el, "magic formula: " + problem);
+    e.mf = s.mf;
+    model.tyres.push_back(e);
   }
   for (const auto& s : markers_) {
     const std::string el = label("marker", s.name);

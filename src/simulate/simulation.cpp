@@ -18,14 +18,14 @@ bool isConservative(const Model& model) {
   for (const auto& s : model.jointSprings)
     if (s.damping != 0.0) return false;
   for (const auto& s : model.pointSprings)
-    if (s.damping != 0.0) return false;
+    if (s.damping != 0.0 || s.hasDampingCurve()) return false;
   for (const auto& l : model.jointLimits)
     if (l.damping != 0.0) return false;
-  return model.jointFrictions.empty() && model.bodyLoads.empty() && model.jointLoads.empty() && model.prescribed.empty();
+  return model.tyres.empty() && model.jointFrictions.empty() && model.bodyLoads.empty() && model.jointLoads.empty() && model.prescribed.empty();
 }
 
 bool conservesMomentum(const Model& model) {
-  if (model.gravity != Vec3::Zero() || !model.bodyLoads.empty() || !model.jointLoads.empty() || !model.prescribed.empty())
+  if (model.gravity != Vec3::Zero() || !model.tyres.empty() || !model.bodyLoads.empty() || !model.jointLoads.empty() || !model.prescribed.empty())
     return false;
   for (int i = 1; i <= model.bodyCount(); ++i)
     if (model.joints[i].parent == 0 && model.joints[i].type != JointType::Free) return false;

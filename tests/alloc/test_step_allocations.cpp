@@ -13,6 +13,7 @@
 #include "../simulation/four_bar_models.hpp"
 #include "articula/integrate/integrator.hpp"
 #include "articula/integrate/structural.hpp"
+#include "articula/model/builder.hpp"
 #include "articula/model/generators.hpp"
 #include "articula/optimize/trajectory_gradient.hpp"
 #include "articula/simulate/hamiltonian_system.hpp"
@@ -191,6 +192,61 @@ TEST(StepAllocations, IndexThreeFormulationsWithEveryStructuralIntegratorAllocat
   for (const char* formulation : {"hybrid", "global"}) {
     expectStructuralStepsAllocateNothing(formulation, model);
     expectStructuralStepsAllocateNothing(formulation, model, finiteDifference);
+  }
+}
+
+namespace {
+// A wheel with a car tyre rolling at 4 m/s in the world x-z plane (a planar joint turned upright).
+Model wheelOnRoad(const Road& road) {
+  ModelBuilder b;
+  b.gravity = Vec3(0, 0, -9.81);
+  b.road = road;
+  b.addBody({"wheel", 20.0, Vec3::Zero(), Mat3(Vec3(0.4, 0.4, 0.6).asDiagonal()), {}, {}});
+  JointSpec j;
+  j.name = "plane";
+  j.type = JointType::Planar;
+  j.parent = "ground";
+  j.child = "wheel";
+  j.rotation = Eigen::AngleAxisd(1.5707963267948966, Vec3::UnitX()).toRotationMatrix();
+  j.q0 = {0.0, 0.299, 0.0};
+  j.v0 = {4.0, 0.0, -4.0 / 0.299};
+  b.addJoint(j);
+  TyreSpec t;
+  t.name = "tyre";
+  t.body = "wheel";
+  t.radius = 0.3;
+  t.radialStiffness = 2e5;
+  t.radialDamping = 500.0;
+  t.rollingResistance = 0.015;
+  b.addTyre(t);
+  // A weak strut from above with a damping curve and an engaged bump stop (their tension, too).
+  PointSpringSpec strut;
+  strut.name = "strut", strut.bodyA = "ground", strut.bodyB = "wheel", strut.pointA = Vec3(0, 0, 1.3);
+  strut.stiffness = 100.0, strut.restLength = 1.0;
+  strut.curveVelocity = {-1.0, 0.0, 1.0}, strut.curveForce = {-30.0, 0.0, 10.0};
+  strut.bumpStopLength = 1.05, strut.bumpStopStiffness = 50.0;
+  b.addPointSpring(strut);
+  return b.build();
+}
+}  // namespace
+
+// Tyres on a profile (ramp and bump under the first 0.8 m) and on a height map, and a strut with
+// a damping curve and a bump stop: the road's section search and the Magic Formula work on the stack, in the ODE formulations and in the
+// index-3 ones (the hybrid's analytic tangent has tyre terms; the global one needs finite differences).
+TEST(StepAllocations, TyresOnRoadsAllocateNothing) {
+  const Road profile = RoadProfileBuilder(-1.0, 0.0).flat(1.2).ramp(0.3, 0.03).bump(0.3, 0.02).flat(5.0).build();
+  std::vector<double> heights;
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 8; ++i) heights.push_back(0.01 * std::sin(1.3 * i + 0.7 * j));
+  const Road map = Road::heightMap(-1.0, -1.0, 0.4, 0.7, 8, 4, heights);
+  AugmentedLagrangianOptions finiteDifference;
+  finiteDifference.finiteDifferenceTangent = true;
+  for (const Road* road : {&profile, &map}) {
+    const Model model = wheelOnRoad(*road);
+    for (const char* formulation : {"aba", "crba", "semi-recursive", "dca"})
+      EXPECT_EQ(allocationsDuringSteps(formulation, "rk4", model), 0) << formulation;
+    expectStructuralStepsAllocateNothing("hybrid", model);
+    expectStructuralStepsAllocateNothing("global", model, finiteDifference);
   }
 }
 

@@ -138,6 +138,37 @@ TEST(SpringDamperTangent, JointLimitsAndFrictionMatchCentralDifferences) {
   EXPECT_LT((C - Cfd).norm(), 1e-7 * Cfd.norm());
 }
 
+// Damping curves and engaged bump stops: K and C take the slopes of the tension. Each point
+// spring's rest length is moved so that its spring and its engaged bump stop (engagement 5 mm
+// beyond the current length, the spring's stiffness) cancel at q0, which keeps the neglected
+// geometric term zero; each curve passes through zero with the spring's damping as slope between
+// its breakpoints at -0.3 and 0.4 m/s (steeper in bump beyond, flatter in rebound). Same
+// tolerance as above.
+TEST(SpringDamperTangent, DampingCurvesAndBumpStopsMatchCentralDifferences) {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const Model linear = springTree(5, seed);
+    Model model = linear;
+    for (PointSpringDamper& s : model.pointSprings) {
+      const double L = s.restLength, c = s.damping;
+      ASSERT_GT(L, 0.01);
+      s.damping = 0.0;
+      s.curveVelocity = {-1.0, -0.3, 0.4, 1.0};
+      s.curveForce = {-0.3 * c - 3.0 * c * 0.7, -0.3 * c, 0.4 * c, 0.4 * c + 0.5 * c * 0.6};
+      s.bumpStopLength = L + 0.005;
+      s.bumpStopStiffness = s.stiffness;
+      s.restLength = L - 0.005;
+    }
+    const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+    const Tangent a = analytic(model, v0), fd = centralDifferences(model, v0, forces);
+    EXPECT_LT((a.K - fd.K).norm(), 1e-7 * fd.K.norm()) << "seed " << seed;
+    EXPECT_LT((a.C - fd.C).norm(), 1e-7 * fd.C.norm()) << "seed " << seed;
+    // The stops double the point springs' stiffness; the curves' slope at zero is the damping.
+    const Tangent plain = analytic(linear, v0);
+    EXPECT_GT((a.K - plain.K).norm(), 0.1 * plain.K.norm());
+    EXPECT_LT((a.C - plain.C).norm(), 1e-12 * plain.C.norm());
+  }
+}
+
 TEST(SpringDamperTangent, InactiveWithoutSpringsOrDampers) {
   const Model model = test_models::randomTree(4, 3).build();
   EXPECT_FALSE(SpringDamperTangent(model).active());

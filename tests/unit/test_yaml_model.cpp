@@ -175,6 +175,11 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     EXPECT_EQ(x.bodyB, y.bodyB);
     EXPECT_TRUE(near(x.pointA, y.pointA, tol) && near(x.pointB, y.pointB, tol));
     EXPECT_TRUE(near(x.stiffness, y.stiffness, tol) && near(x.damping, y.damping, tol) && near(x.restLength, y.restLength, tol));
+    ASSERT_EQ(x.curveVelocity.size(), y.curveVelocity.size());
+    ASSERT_EQ(x.curveForce.size(), y.curveForce.size());
+    for (std::size_t k = 0; k < x.curveVelocity.size(); ++k)
+      EXPECT_TRUE(near(x.curveVelocity[k], y.curveVelocity[k], tol) && near(x.curveForce[k], y.curveForce[k], tol));
+    EXPECT_TRUE(near(x.bumpStopLength, y.bumpStopLength, tol) && near(x.bumpStopStiffness, y.bumpStopStiffness, tol));
   }
   ASSERT_EQ(a.bodyLoads.size(), b.bodyLoads.size());
   for (std::size_t i = 0; i < a.bodyLoads.size(); ++i) {
@@ -200,6 +205,27 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     EXPECT_EQ(a.prescribed[i].dof, b.prescribed[i].dof);
     expectSameFunction(a.prescribed[i].position, b.prescribed[i].position, a.prescribed[i].name);
   }
+  ASSERT_EQ(a.tyres.size(), b.tyres.size());
+  for (std::size_t i = 0; i < a.tyres.size(); ++i) {
+    const Tyre &x = a.tyres[i], &y = b.tyres[i];
+    SCOPED_TRACE("tyre " + x.name);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.body, y.body);
+    EXPECT_TRUE(near(x.centre, y.centre, tol) && near(x.axis, y.axis, tol));
+    EXPECT_TRUE(near(x.radius, y.radius, tol) && near(x.radialStiffness, y.radialStiffness, tol) &&
+                near(x.radialDamping, y.radialDamping, tol) && near(x.rollingResistance, y.rollingResistance, tol) &&
+                near(x.lowSpeed, y.lowSpeed, tol));
+    for (const auto& c : magicFormulaCoefficients()) EXPECT_TRUE(near(x.mf.*c.member, y.mf.*c.member, tol)) << c.name;
+  }
+  ASSERT_EQ(a.road.kind(), b.road.kind());
+  EXPECT_TRUE(near(a.road.flatHeight(), b.road.flatHeight(), tol));
+  ASSERT_EQ(a.road.points().size(), b.road.points().size());
+  for (std::size_t i = 0; i < a.road.points().size(); ++i)
+    EXPECT_TRUE(near(a.road.points()[i].x, b.road.points()[i].x, tol) && near(a.road.points()[i].z, b.road.points()[i].z, tol));
+  ASSERT_EQ(a.road.heights().size(), b.road.heights().size());
+  for (std::size_t i = 0; i < a.road.heights().size(); ++i) EXPECT_TRUE(near(a.road.heights()[i], b.road.heights()[i], tol));
+  EXPECT_TRUE(a.road.nx() == b.road.nx() && a.road.ny() == b.road.ny() && near(a.road.x0(), b.road.x0(), tol) &&
+              near(a.road.y0(), b.road.y0(), tol) && near(a.road.dx(), b.road.dx(), tol) && near(a.road.dy(), b.road.dy(), tol));
   ASSERT_EQ(a.markers.size(), b.markers.size());
   for (std::size_t i = 0; i < a.markers.size(); ++i) {
     EXPECT_EQ(a.markers[i].name, b.markers[i].name);
@@ -308,6 +334,13 @@ Model richModel() {
   b.addJointLimit({"stop", "hinge: 1", 0, -0.5, 1.25, 1e4, 20.0, {}});
   b.addJointFriction({"bearing", "barrel", 0, 0.3, 0.01, {}});
   b.addPointSpring({"bungee", "ground", "base", Vec3(1, 1, 0), Vec3(0.5, 0, 0), 10.0, 0.2, 0.3, {}});
+  PointSpringSpec strut;  // a suspension strut: damping curve and bump stop
+  strut.name = "strut", strut.bodyA = "ground", strut.bodyB = "base";
+  strut.pointA = Vec3(0, 1, 0), strut.pointB = Vec3(0.2, 0, 0);
+  strut.stiffness = 500.0, strut.restLength = 0.9;
+  strut.curveVelocity = {-1.0, 0.0, 0.5, 2.0}, strut.curveForce = {-3000.0, 0.0, 400.0, 900.0};
+  strut.bumpStopLength = 0.6, strut.bumpStopStiffness = 2e4;
+  b.addPointSpring(strut);
   b.addBodyLoad({"push", "base", false, true, Vec3(0.1, 0, 0), Vec3(0, 0, 2), TimeFunction::sine(2.0, 0.5, 0.3, 0.1), {}});
   b.addBodyLoad({"twist", "arm 1", true, false, Vec3::Zero(), Vec3(1, 0, 0), TimeFunction::smoothStep(0.2, 0, 1.2, 3), {}});
   b.addJointLoad({"motor", "barrel", 1, TimeFunction::polynomial({1.0, -0.5, 0.25}), {}});
@@ -738,6 +771,15 @@ const BadFile kBadFiles[] = {
     {"loop_unknown_body.yaml", 6, "loop 'closure'", "body_b 'rockr' is not defined"},
     {"unknown_parent.yaml", 4, "joint 'j1'", "parent body 'grund' is not defined"},
     {"wrong_q_length.yaml", 4, "joint 'ball'", "initial position needs 4 values for a spherical joint, got 3"},
+    // Tyres and roads
+    {"tyre_negative_radius.yaml", 7, "tyre 'tyre'", "radius must be positive"},
+    {"tyre_unknown_body.yaml", 7, "tyre 'tyre'", "body 'whel' is not defined"},
+    {"tyre_missing_coefficient.yaml", 13, "force 'tyre'", "missing coefficient PDX1"},
+    {"tyre_negative_cornering_stiffness.yaml", 7, "tyre 'tyre'", "magic formula: PKY1 must be positive"},
+    {"tyre_gravity_not_z.yaml", 7, "tyre 'tyre'", "gravity must point along -z"},
+    {"road_unsorted_points.yaml", 11, "road", "points: profile point x = 4 lies before the end of the profile (x = 5)"},
+    {"damping_curve_unsorted.yaml", 6, "spring 'strut'", "the damping curve's velocities must be strictly increasing"},
+    {"road_negative_length.yaml", 11, "features[1]", "ramp length must be positive, got -2"},
 };
 
 INSTANTIATE_TEST_SUITE_P(YamlModelMalformed, YamlModelBadFile, ::testing::ValuesIn(kBadFiles),
@@ -759,6 +801,41 @@ joints:
   - {name: j1, type: prismatic, parent: ground, child: rod, axis: [1e308, 0, -1e308]}
 )");
   EXPECT_NEAR((m.joints[1].axis - Vec3(1, 0, -1) / std::sqrt(2.0)).norm(), 0.0, 1e-15);
+}
+
+// The road's features expand to the points RoadProfileBuilder makes; a preset with overrides
+// keeps the rest of the preset; the example quarter car loads with its tyre and road.
+TEST(YamlModel, RoadFeaturesAndTyrePresets) {
+  const Model m = parse(R"(
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: wheel, mass: 20, inertia: [0.4, 0.6, 0.4]}
+joints:
+  - {name: slide, type: prismatic, parent: ground, child: wheel, q: 0.3}
+forces:
+  - {name: t, type: tyre, body: wheel, radius: 0.3, radial_stiffness: 2e5, magic_formula: {preset: truck, PDX1: 0.9}}
+road:
+  type: profile
+  points: [[-3, 0], [0, 0.1]]
+  features:
+    - {type: ramp, length: 2, rise: 0.2}
+    - {type: stairs, count: 2, rise: -0.1, run: 0.5}
+    - {type: bump, length: 1, height: 0.05, segments: 4}
+)");
+  const Road expected = RoadProfileBuilder(-3, 0).to(0, 0.1).ramp(2, 0.2).stairs(2, -0.1, 0.5).bump(1, 0.05, 4).build();
+  ASSERT_EQ(m.road.points().size(), expected.points().size());
+  for (std::size_t k = 0; k < expected.points().size(); ++k) {
+    EXPECT_EQ(m.road.points()[k].x, expected.points()[k].x);
+    EXPECT_EQ(m.road.points()[k].z, expected.points()[k].z);
+  }
+  ASSERT_EQ(m.tyres.size(), 1u);
+  EXPECT_EQ(m.tyres[0].mf.PDX1, 0.9);
+  EXPECT_EQ(m.tyres[0].mf.PKY1, MagicFormula::truck().PKY1);
+  EXPECT_EQ(m.tyres[0].axis, Vec3::UnitZ());
+  const Model car = loadModel(kExamples + "quarter_car.yaml");
+  ASSERT_EQ(car.tyres.size(), 1u);
+  EXPECT_EQ(car.road.kind(), Road::Kind::Profile);
+  EXPECT_DOUBLE_EQ(car.road.height(7.0, 0.0), 0.15);  // half-way up the ramp
 }
 
 TEST(YamlModelMalformed, EveryBadFileHasACase) {

@@ -1,6 +1,7 @@
 // Applied forces from the model's force elements (springs, dampers, loads).
 #pragma once
 
+#include "articula/dynamics/tyre_forces.hpp"
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
@@ -19,13 +20,23 @@ struct JointForce {
   double dqd = 0.0;  ///< d tau / d qdot
 };
 JointForce jointLimitForce(const JointLimit& l, double q, double qd);
+/// Tension of a point spring-damper at length L and rate dL/dt (positive: pulls the points
+/// together), with its partial derivatives (dq: by L, dqd: by dL/dt): spring, damper or damping
+/// curve, bump stop.
+JointForce pointSpringTension(const PointSpringDamper& s, double L, double Ld);
+/// Potential energy of a point spring (its spring and bump stop) at length L.
+double pointSpringEnergy(const PointSpringDamper& s, double L);
 JointForce jointFrictionForce(const JointFriction& f, double qd);
 
-/// True when some element acts on bodies (point springs, body loads) and so needs the world
+/// The response of a tyre of the model for the wheel state in ws (after updateVelocities).
+TyreResponse tyreResponse(const Model& model, const Workspace& ws, const Tyre& tyre);
+
+/// True when some element acts on bodies (point springs, body loads, tyres) and so needs the world
 /// poses and velocities of updateVelocities; joint-level elements need only q and v.
 bool forceElementsNeedKinematics(const Model& model);
 
-/// Potential energy of gravity and of the springs (after updatePositions for q).
+/// Potential energy of gravity, of the springs and of the tyres' radial springs (after
+/// updatePositions for q).
 double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q);
 
 }  // namespace articula

@@ -126,8 +126,8 @@ class NaturalCoordinates {
   struct ForceSupport {
     std::vector<int> rows, positions, velocities;
   };
-  /// One per joint spring-damper, joint load, point spring-damper and body load on a moving body
-  /// (in that order): the structural pattern of K = -dQ/dx and C = -dQ/dx-dot
+  /// One per joint spring-damper, joint load, point spring-damper, body load on a moving body and
+  /// tyre (in that order): the structural pattern of K = -dQ/dx and C = -dQ/dx-dot
   /// (natural_force_derivatives.hpp).
   std::vector<ForceSupport> forceSupports() const;
 

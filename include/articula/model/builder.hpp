@@ -72,6 +72,10 @@ struct PointSpringSpec {
   Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
   double stiffness = 0.0, damping = 0.0, restLength = 0.0;
   SourceLocation where;
+  /// Optional damping curve (rates strictly increasing, at least two points; replaces `damping`,
+  /// which must then be 0) and bump stop (engagement length >= 0, stiffness > 0).
+  std::vector<double> curveVelocity = {}, curveForce = {};
+  double bumpStopLength = 0.0, bumpStopStiffness = 0.0;
 };
 
 struct BodyLoadSpec {
@@ -98,6 +102,15 @@ struct PrescribedMotionSpec {
   SourceLocation where;
 };
 
+struct TyreSpec {
+  std::string name, body;
+  Vec3 centre = Vec3::Zero();
+  Vec3 axis = Vec3::UnitZ();
+  double radius = 0.0, radialStiffness = 0.0, radialDamping = 0.0, rollingResistance = 0.0, lowSpeed = 1.0;
+  MagicFormula mf = MagicFormula::passengerCar();
+  SourceLocation where;
+};
+
 struct MarkerSpec {
   std::string name, body;
   Vec3 position = Vec3::Zero();
@@ -111,6 +124,7 @@ class ModelBuilder {
   SourceLocation where;  ///< of the model as a whole (the file)
   std::vector<std::string> warnings;  ///< copied into Model::warnings
   std::vector<Shape> groundShapes;    ///< drawn fixed in the world (a robot's base), bodies[0].shapes
+  Road road = Road::flat(0.0);        ///< the surface tyres roll on (z up)
 
   ModelBuilder& addBody(BodySpec spec);
   ModelBuilder& addJoint(JointSpec spec);
@@ -122,6 +136,7 @@ class ModelBuilder {
   ModelBuilder& addBodyLoad(BodyLoadSpec spec);
   ModelBuilder& addJointLoad(JointLoadSpec spec);
   ModelBuilder& addPrescribedMotion(PrescribedMotionSpec spec);
+  ModelBuilder& addTyre(TyreSpec spec);
   ModelBuilder& addMarker(MarkerSpec spec);
 
   /// Validates and assembles the model. Throws ModelError on the first problem found.
@@ -138,6 +153,7 @@ class ModelBuilder {
   std::vector<BodyLoadSpec> bodyLoads_;
   std::vector<JointLoadSpec> jointLoads_;
   std::vector<PrescribedMotionSpec> prescribed_;
+  std::vector<TyreSpec> tyres_;
   std::vector<MarkerSpec> markers_;
 };
 

@@ -9,7 +9,9 @@
 
 #include "articula/core/error.hpp"
 #include "articula/model/joint.hpp"
+#include "articula/model/road.hpp"
 #include "articula/model/time_function.hpp"
+#include "articula/model/tyre.hpp"
 #include "articula/spatial/spatial.hpp"
 
 namespace articula {
@@ -83,12 +85,23 @@ struct JointFriction {
   double slipVelocity = 0.0;  ///< v_s > 0
 };
 
-/// Linear spring-damper along the line between a point on body A and a point on body B.
+/// Spring-damper along the line between a point on body A and a point on body B: tension
+/// k (L - L0) + c dL/dt, with two options for suspensions (docs/vehicles.md):
+///  - a damping curve: the damper's tension as a piecewise-linear function of dL/dt through
+///    (curveVelocity, curveForce), extended beyond its ends with the end segments' slopes, in place
+///    of c dL/dt (different slopes in bump, dL/dt < 0, and rebound);
+///  - a bump stop: below the length bumpStopLength, a further one-sided tension
+///    bumpStopStiffness (L - bumpStopLength) < 0 pushes the points apart.
 struct PointSpringDamper {
   std::string name;
   int bodyA = 0, bodyB = 0;
   Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
   double stiffness = 0.0, damping = 0.0, restLength = 0.0;
+  std::vector<double> curveVelocity, curveForce;  ///< empty: linear damping
+  double bumpStopLength = 0.0, bumpStopStiffness = 0.0;  ///< stiffness 0: no bump stop
+
+  bool hasDampingCurve() const { return !curveVelocity.empty(); }
+  bool hasBumpStop() const { return bumpStopStiffness > 0.0; }
 };
 
 /// A force (applied at `point`) or a pure torque on a body: vector = direction * f(t),
@@ -140,6 +153,9 @@ struct Model {
   std::vector<BodyLoad> bodyLoads;
   std::vector<JointLoad> jointLoads;
   std::vector<PrescribedMotion> prescribed;
+  std::vector<Tyre> tyres;
+  /// The surface the tyres roll on (z up; flat at z = 0 unless the model file says otherwise).
+  Road road = Road::flat(0.0);
   std::vector<Marker> markers;
   /// What the loader could map only approximately (e.g. a URDF mesh that was not found); the
   /// command line prints them.
