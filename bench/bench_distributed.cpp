@@ -1,0 +1,62 @@
+// The distributed formulation (seed 003's subsystem method, docs/distributed.md) on the planar and
+// spatial chains, one process and one thread, split into 1, 2 and 8 subsystems, next to the
+// articulated-body algorithm on the same chain (aba: the planar kernel on the planar chain;
+// Aba6D: the 6D kernel, which the distributed formulation's subsystems run, on both). One
+// accelerations() evaluation each, force elements included. Counters: subsystems, and the bytes
+// of D, R and Q that pass between hierarchy levels per evaluation.
+// Run: build-bench/bin/bench_distributed --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include "articula/dynamics/distributed.hpp"
+#include "articula/dynamics/recursive.hpp"
+#include "articula/model/generators.hpp"
+
+using namespace articula;
+
+namespace {
+
+void evaluate(benchmark::State& state, const Model& model, Formulation& formulation) {
+  const Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1);
+  Eigen::VectorXd vdot(model.nv);
+  for (auto _ : state) {
+    formulation.accelerations(0.0, model.q0, v, vdot);
+    benchmark::DoNotOptimize(vdot.data());
+  }
+}
+
+void Aba(benchmark::State& state, bool spatial) {
+  const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
+  auto aba = makeFormulation("aba", model);
+  evaluate(state, model, *aba);
+}
+
+void Aba6D(benchmark::State& state, bool spatial) {
+  const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
+  Workspace ws(model);
+  const Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1), tau = Eigen::VectorXd::Zero(model.nv);
+  Eigen::VectorXd vdot(model.nv);
+  for (auto _ : state) {
+    spatialForwardDynamics(model, ws, model.q0, v, tau, nullptr, vdot);
+    benchmark::DoNotOptimize(vdot.data());
+  }
+}
+
+void Distributed(benchmark::State& state, bool spatial) {
+  const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
+  FormulationOptions o;
+  o.subsystems = static_cast<int>(state.range(1));
+  DistributedFormulation f(model, o);
+  evaluate(state, model, f);
+  state.counters["subsystems"] = static_cast<double>(f.hierarchy().subsystems.size());
+  state.counters["bytes"] = static_cast<double>(f.exchangedBytesPerEvaluation());
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(Aba, planar, false)->Arg(64)->Arg(256)->Arg(1024);
+BENCHMARK_CAPTURE(Aba6D, planar, false)->Arg(64)->Arg(256)->Arg(1024);
+BENCHMARK_CAPTURE(Distributed, planar, false)->ArgsProduct({{64, 256, 1024}, {1, 2, 8}});
+BENCHMARK_CAPTURE(Aba, spatial, true)->Arg(64)->Arg(256)->Arg(1024);
+BENCHMARK_CAPTURE(Distributed, spatial, true)->ArgsProduct({{64, 256, 1024}, {1, 2, 8}});
+
+BENCHMARK_MAIN();
