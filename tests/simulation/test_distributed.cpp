@@ -244,7 +244,7 @@ joints:
     return std::string("no error");
   };
   EXPECT_EQ(error("subsystems:\n  - [a, b]\n  - [b, c]\n"),
-            "p.yaml:12:9: subsystem 2: body 'b' is in subsystems 1 and 2");
+            "p.yaml:12:6: subsystem 2: body 'b' is in subsystems 1 and 2");
   EXPECT_EQ(error("subsystems:\n  - [a, x]\n  - [b, c]\n"), "p.yaml:11:9: subsystem 1: body 'x' is not defined");
   EXPECT_EQ(error("subsystems:\n  - [a, c]\n  - [b]\n"),
             "p.yaml:11:9: subsystem 1: subsystem 1 is not connected through tree joints: bodies 'a' and 'c' both "
@@ -252,7 +252,7 @@ joints:
   EXPECT_EQ(error("subsystems:\n  - [a, b]\n"), "p.yaml:11:5: subsystem 1: body 'c' is in no subsystem");
   EXPECT_EQ(error("subsystems:\n  - [ground, a, b, c]\n"), "p.yaml:11:6: subsystem 1: the ground belongs to no subsystem");
   EXPECT_EQ(error("subsystems: [a, b, c]\n"),
-            "p.yaml:10:14: subsystems: each subsystem is a list of body names, got a scalar ('a')");
+            "p.yaml:10:14: subsystems: each subsystem is a list of body names, got 'a'");
   // Read back: the partition survives, ordered by top body.
   const Model m = parseModelYaml(head + "subsystems:\n  - [c, b]\n  - [a]\n", "p.yaml").build();
   ASSERT_EQ(m.subsystems.size(), 2u);
