@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include "articula/dynamics/distributed.hpp"
+#include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
 #include "articula/model/generators.hpp"
 
@@ -24,19 +25,27 @@ void evaluate(benchmark::State& state, const Model& model, Formulation& formulat
   }
 }
 
+// What the "aba" formulation evaluates (dynamics/formulation.cpp): force elements, then ABA.
 void Aba(benchmark::State& state, bool spatial) {
   const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
-  auto aba = makeFormulation("aba", model);
-  evaluate(state, model, *aba);
+  Workspace ws(model);
+  const Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1);
+  Eigen::VectorXd vdot(model.nv);
+  for (auto _ : state) {
+    evaluateForceElements(model, ws, 0.0, model.q0, v);
+    forwardDynamics(model, ws, model.q0, v, ws.tau, &ws.fext, vdot);
+    benchmark::DoNotOptimize(vdot.data());
+  }
 }
 
 void Aba6D(benchmark::State& state, bool spatial) {
   const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
   Workspace ws(model);
-  const Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1), tau = Eigen::VectorXd::Zero(model.nv);
+  const Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1);
   Eigen::VectorXd vdot(model.nv);
   for (auto _ : state) {
-    spatialForwardDynamics(model, ws, model.q0, v, tau, nullptr, vdot);
+    evaluateForceElements(model, ws, 0.0, model.q0, v);
+    spatialForwardDynamics(model, ws, model.q0, v, ws.tau, &ws.fext, vdot);
     benchmark::DoNotOptimize(vdot.data());
   }
 }

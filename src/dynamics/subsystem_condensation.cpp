@@ -30,6 +30,9 @@ SubsystemCondensation::SubsystemCondensation(const Model& model, std::vector<int
   }
   for (auto& b : below_) std::sort(b.begin(), b.end());
   T_.assign(n * k, Mat6::Zero());
+  w1_.assign(n * k, Vec6::Zero());
+  Dacc_.assign(k * k, Mat6::Zero());
+  Racc_.assign(k, Vec6::Zero());
   W_.resize(n * k);
   for (std::size_t li = 0; li < n; ++li)
     for (std::size_t s = 0; s < k; ++s) W_[li * k + s] = SubspaceForce::Zero(6, model.joints[static_cast<std::size_t>(bodies_[li])].nv);
@@ -38,10 +41,9 @@ SubsystemCondensation::SubsystemCondensation(const Model& model, std::vector<int
 void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, SubsystemInterface& out) {
   auto& w = ws.aba;
   const std::size_t k = handles_.size();
-  out.D.setZero();
-  out.R.setZero();
-  auto Dblock = [&](int g, int h) { return out.D.block<6, 6>(6 * g, 6 * h); };
-  auto Rblock = [&](int g) { return out.R.segment<6>(6 * g); };
+  // D and R are accumulated in fixed-size blocks (upper blocks of D only) and copied out at the end.
+  for (Mat6& b : Dacc_) b.setZero();
+  for (Vec6& r : Racc_) r.setZero();
   for (std::size_t li = bodies_.size() - 1; li >= 1; --li) {
     const int i = bodies_[li];
     const std::size_t lp = static_cast<std::size_t>(parentLocal_[li]);
@@ -53,23 +55,21 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
     const Vec6& c = w.c[static_cast<std::size_t>(i)];
     if (j.nv == 1) {
       const Vec6& s = w.s1[static_cast<std::size_t>(i)];
-      const Vec6 Ud = w.invD1[static_cast<std::size_t>(i)] * w.U1[static_cast<std::size_t>(i)];
       const double invD = w.invD1[static_cast<std::size_t>(i)], u = w.u1[static_cast<std::size_t>(i)];
+      const Vec6 Ud = invD * w.U1[static_cast<std::size_t>(i)];
       for (int h : below) {
         const Mat6& T = T_[li * k + static_cast<std::size_t>(h)];
         const Vec6 wh = T.transpose() * s;  // (S^T T)^T
-        W_[li * k + static_cast<std::size_t>(h)].col(0) = wh;
-        Mat6& Tp = T_[lp * k + static_cast<std::size_t>(h)];
-        Tp = T;
-        Tp.noalias() -= Ud * wh.transpose();
-        Rblock(h).noalias() += T.transpose() * c;  // u1 already holds -U^T c
-        Rblock(h) += (invD * u) * wh;
+        w1_[li * k + static_cast<std::size_t>(h)] = wh;
+        T_[lp * k + static_cast<std::size_t>(h)].noalias() = T - Ud * wh.transpose();
+        Racc_[static_cast<std::size_t>(h)].noalias() += T.transpose() * c + (invD * u) * wh;  // u1 holds -U^T c
       }
-      for (std::size_t a = 0; a < below.size(); ++a)
+      for (std::size_t a = 0; a < below.size(); ++a) {
+        const Vec6 wa = invD * w1_[li * k + static_cast<std::size_t>(below[a])];
         for (std::size_t b = a; b < below.size(); ++b)
-          Dblock(below[a], below[b]).noalias() +=
-              (invD * W_[li * k + static_cast<std::size_t>(below[a])].col(0)) *
-              W_[li * k + static_cast<std::size_t>(below[b])].col(0).transpose();
+          Dacc_[static_cast<std::size_t>(below[a]) * k + static_cast<std::size_t>(below[b])].noalias() +=
+              wa * w1_[li * k + static_cast<std::size_t>(below[b])].transpose();
+      }
       continue;
     }
     const auto& S = w.S[static_cast<std::size_t>(i)];
@@ -83,12 +83,12 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
       Mat6& Tp = T_[lp * k + static_cast<std::size_t>(h)];
       Tp = T;
       Tp.noalias() -= U * (Dinv * Wh.transpose());
-      Rblock(h).noalias() += T.transpose() * c + Wh * e;
+      Racc_[static_cast<std::size_t>(h)].noalias() += T.transpose() * c + Wh * e;
     }
     for (std::size_t a = 0; a < below.size(); ++a)
       for (std::size_t b = a; b < below.size(); ++b)
-        Dblock(below[a], below[b]).noalias() += W_[li * k + static_cast<std::size_t>(below[a])] * Dinv *
-                                                 W_[li * k + static_cast<std::size_t>(below[b])].transpose();
+        Dacc_[static_cast<std::size_t>(below[a]) * k + static_cast<std::size_t>(below[b])].noalias() +=
+            W_[li * k + static_cast<std::size_t>(below[a])] * Dinv * W_[li * k + static_cast<std::size_t>(below[b])].transpose();
   }
   // The top body floats: IA_t a_t + pA_t = sum_h T_th F_h (eq. (3) at the top).
   const int t = top();
@@ -101,16 +101,18 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
   for (std::size_t h = 0; h < k; ++h) {
     const Mat6& Th = T_[h];
     const Mat6 Y = topInertia_.solve(Th);
-    Rblock(static_cast<int>(h)).noalias() += Th.transpose() * a0;
-    for (std::size_t g = 0; g <= h; ++g) Dblock(static_cast<int>(g), static_cast<int>(h)).noalias() += T_[g].transpose() * Y;
+    Racc_[h].noalias() += Th.transpose() * a0;
+    for (std::size_t g = 0; g <= h; ++g) Dacc_[g * k + h].noalias() += T_[g].transpose() * Y;
   }
-  // Only the upper blocks were accumulated: D is symmetric.
-  for (std::size_t h = 0; h < k; ++h)
-    for (std::size_t g = h + 1; g < k; ++g)
-      Dblock(static_cast<int>(g), static_cast<int>(h)) = Dblock(static_cast<int>(h), static_cast<int>(g)).transpose();
+  // D is symmetric: the upper blocks were accumulated, the diagonal ones are symmetrised.
   for (std::size_t h = 0; h < k; ++h) {
-    const Mat6 sym = 0.5 * (Dblock(static_cast<int>(h), static_cast<int>(h)) + Dblock(static_cast<int>(h), static_cast<int>(h)).transpose());
-    Dblock(static_cast<int>(h), static_cast<int>(h)) = sym;
+    out.R.segment<6>(6 * static_cast<Eigen::Index>(h)) = Racc_[h];
+    const Mat6& Dhh = Dacc_[h * k + h];
+    out.D.block<6, 6>(6 * static_cast<Eigen::Index>(h), 6 * static_cast<Eigen::Index>(h)) = 0.5 * (Dhh + Dhh.transpose());
+    for (std::size_t g = 0; g < h; ++g) {
+      out.D.block<6, 6>(6 * static_cast<Eigen::Index>(g), 6 * static_cast<Eigen::Index>(h)) = Dacc_[g * k + h];
+      out.D.block<6, 6>(6 * static_cast<Eigen::Index>(h), 6 * static_cast<Eigen::Index>(g)) = Dacc_[g * k + h].transpose();
+    }
   }
 }
 
@@ -129,7 +131,7 @@ void SubsystemCondensation::expand(Workspace& ws, const Eigen::VectorXd& F, Eige
     // The handle forces below i add S^T T_ih F_h to u_i (pA_i loses T_ih F_h).
     if (j.nv == 1) {
       double u = w.u1[static_cast<std::size_t>(i)];  // holds -U^T c
-      for (int h : below_[li]) u += W_[li * k + static_cast<std::size_t>(h)].col(0).dot(F.segment<6>(6 * h));
+      for (int h : below_[li]) u += w1_[li * k + static_cast<std::size_t>(h)].dot(F.segment<6>(6 * h));
       const double qdd = w.invD1[static_cast<std::size_t>(i)] * (u - w.U1[static_cast<std::size_t>(i)].dot(ap));
       vdot[j.iv] = qdd;
       a = ap + w.c[static_cast<std::size_t>(i)] + w.s1[static_cast<std::size_t>(i)] * qdd;

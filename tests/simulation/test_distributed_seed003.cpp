@@ -58,6 +58,13 @@ TEST(DistributedSeed003, TheModelIsTheSeedsSquare) {
   EXPECT_LT((pointPosition(ws, 2, Vec3(1, 0, 0)) - Vec3(2 * h, 0, 0)).norm(), 1e-15);
   EXPECT_LT((pointPosition(ws, 3, Vec3(1, 0, 0)) - Vec3(h, h, 0)).norm(), 1e-15);
   EXPECT_LT(pointPosition(ws, 4, Vec3(1, 0, 0)).norm(), 1e-15);
+  // Two floating subsystems of two bars (7 degrees of freedom each) and 2 left: the root's 15
+  // rows (the ground pin, the joint between the subsystems, the 5-row closure) have rank 12.
+  DistributedFormulation f(model, FormulationOptions{});
+  Eigen::VectorXd vdot(model.nv);
+  f.accelerations(0.0, model.q0, model.v0, vdot);
+  EXPECT_EQ(f.hierarchy().levels, 2);
+  EXPECT_EQ(f.rootRank(), 12);
 }
 
 // Drift: the seed reports 5e-15 m; the issue asks below 1e-12 m. Every sample (one per step) is

@@ -57,7 +57,10 @@ class SubsystemCondensation {
   std::vector<std::vector<int>> below_;    // per local body: the handle slots in its subtree
   std::vector<int> handleSlot_;            // per local body: its handle slot, or -1
   std::vector<Mat6> T_;                    // (local body, slot): T_ih
-  std::vector<SubspaceForce> W_;           // (local body, slot): T_ih^T S_i, 6 x nv
+  std::vector<SubspaceForce> W_;           // (local body, slot): T_ih^T S_i, 6 x nv (several dofs)
+  std::vector<Vec6> w1_;                   // (local body, slot): T_ih^T s_i (one dof)
+  std::vector<Mat6> Dacc_;                 // (slot g, slot h), g <= h: D_gh being accumulated
+  std::vector<Vec6> Racc_;                 // per slot: R_g being accumulated
   Eigen::LLT<Mat6> topInertia_;
 };
 
