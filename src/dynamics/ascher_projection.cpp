@@ -2,13 +2,13 @@
 
 #include <cstdio>
 
+#include "articula/dynamics/rank_threshold.hpp"
 #include "articula/integrate/ode.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
 
 namespace {
-constexpr double kRankThreshold = 1e-10;  // as the reference formulation (dynamics/reference.cpp)
 constexpr int kMaxExtraApplications = 8;
 }  // namespace
 
@@ -20,7 +20,7 @@ AscherProjection::AscherProjection(const Model& model)
       r_(constraints_.size()),
       dq_(model.nv),
       dv_(model.nv) {
-  cod_.setThreshold(kRankThreshold);
+  cod_.setThreshold(kConstraintRankThreshold);
 }
 
 void AscherProjection::apply(double t, Eigen::VectorXd& q, Eigen::VectorXd& v) {
