@@ -57,12 +57,18 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
       const Vec6& s = w.s1[static_cast<std::size_t>(i)];
       const double invD = w.invD1[static_cast<std::size_t>(i)], u = w.u1[static_cast<std::size_t>(i)];
       const Vec6 Ud = invD * w.U1[static_cast<std::size_t>(i)];
+      // The joint's acceleration term e = c + s u / D (u1 holds -U^T c) and s, both pulled back
+      // through T in one pass over it.
+      Eigen::Matrix<double, 6, 2> se;
+      se.col(0) = s;
+      se.col(1) = c + (invD * u) * s;
       for (int h : below) {
         const Mat6& T = T_[li * k + static_cast<std::size_t>(h)];
-        const Vec6 wh = T.transpose() * s;  // (S^T T)^T
+        const Eigen::Matrix<double, 6, 2> pulled = T.transpose() * se;
+        const Vec6 wh = pulled.col(0);  // (S^T T)^T
         w1_[li * k + static_cast<std::size_t>(h)] = wh;
         T_[lp * k + static_cast<std::size_t>(h)].noalias() = T - Ud * wh.transpose();
-        Racc_[static_cast<std::size_t>(h)].noalias() += T.transpose() * c + (invD * u) * wh;  // u1 holds -U^T c
+        Racc_[static_cast<std::size_t>(h)] += pulled.col(1);
       }
       for (std::size_t a = 0; a < below.size(); ++a) {
         const Vec6 wa = invD * w1_[li * k + static_cast<std::size_t>(below[a])];
