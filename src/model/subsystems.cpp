@@ -55,7 +55,7 @@ void checkPartition(const Model& model, const std::vector<std::vector<int>>& par
 std::vector<std::vector<int>> balancedSubsystems(const Model& model, int count) {
   const int n = model.bodyCount();
   if (count < 1 || count > n)
-    throw Error("cannot split " + std::to_string(n) + " bodies into " + std::to_string(count) +
+    throw Error("cannot split " + std::to_string(n) + (n == 1 ? " body" : " bodies") + " into " + std::to_string(count) +
                 " subsystems (1 to " + std::to_string(n) + ")");
   const int target = (n + count - 1) / count;
   std::vector<int> size(static_cast<std::size_t>(n) + 1, 0);  // bodies not yet cut off in each subtree
