@@ -127,6 +127,23 @@ TEST(Distributed, Chain64MatchesAbaForEveryPartition) {
   }
 }
 
+// Subsystems on several threads compute the same numbers: each subsystem's arithmetic does not
+// depend on which thread runs it, and the hierarchy runs in the calling thread.
+TEST(Distributed, ThreadsGiveIdenticalAccelerations) {
+  const Model model = makeChain(64, true);
+  Eigen::VectorXd q, v;
+  randomState(model, 5, 0.8, q, v);
+  FormulationOptions o;
+  o.subsystems = 8;
+  Eigen::VectorXd one(model.nv), two(model.nv);
+  DistributedFormulation(model, o).accelerations(0.0, q, v, one);
+  o.threads = 2;
+  DistributedFormulation(model, o).accelerations(0.0, q, v, two);
+  EXPECT_EQ(one, two);
+  o.threads = 0;
+  EXPECT_THROW(DistributedFormulation(model, o), Error);
+}
+
 // A short run of the 64-body spatial chain in 8 subsystems equals the reference formulation's:
 // same integrator and step, so the two trajectories differ only by the rounding of the
 // accelerations (1e-11 relative), which 0.2 s of rk4 leave below 1e-9.
