@@ -120,6 +120,8 @@ struct RunSetup {
 };
 
 RunSetup makeRunSetup(const Model& model, const SimulationOptions& options) {
+  if (options.subsystems != 0 && options.formulation != "distributed")
+    throw Error("--subsystems applies to the distributed formulation only, not to '" + options.formulation + "'");
   RunSetup setup;
   setup.structural = isStructuralIntegrator(options.integrator);
   const int threads = options.augmentedLagrangian.derivatives.threads;
