@@ -13,30 +13,22 @@
 #include "articula/dynamics/hdca.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/model/generators.hpp"
+#include "formulation_loop.hpp"
 
 using namespace articula;
 
 namespace {
 
-void accelerations(benchmark::State& state, const Model& model, Formulation& formulation) {
-  const Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1);
-  Eigen::VectorXd vdot(model.nv);
-  for (auto _ : state) {
-    formulation.accelerations(0.0, model.q0, v, vdot);
-    benchmark::DoNotOptimize(vdot.data());
-  }
-}
-
 void Aba(benchmark::State& state, bool spatial) {
   const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
   auto aba = makeFormulation("aba", model);
-  accelerations(state, model, *aba);
+  benchmarkAccelerations(state, model, *aba);
 }
 
 void Dca(benchmark::State& state, bool spatial, int threads) {
   const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
   DcaFormulation dca(model, DcaOptions{threads});
-  accelerations(state, model, dca);
+  benchmarkAccelerations(state, model, dca);
   state.counters["depth"] = dca.tree().depth();
 }
 
@@ -95,7 +87,7 @@ void HdcaLoops(benchmark::State& state) {
 void ReferenceLoops(benchmark::State& state) {
   const Model model = makeNFourBar(static_cast<int>(state.range(0)));
   auto reference = makeFormulation("reference", model);
-  accelerations(state, model, *reference);
+  benchmarkAccelerations(state, model, *reference);
 }
 
 BENCHMARK(HdcaLoops)->Arg(1)->Arg(4)->Arg(16);

@@ -51,7 +51,7 @@ simulate options:
                          structural integrator), aba, crba, dca (open trees), semi-recursive
                          (coordinate partitioning on loops), reference; Hamiltonian, state [q; p]:
                          hdca (trees and closed loops); index-3: hybrid, global
-  --integrator NAME      rk45 (default, adaptive Dormand-Prince 5(4)), rk4, euler: ODE form;
+  --integrator NAME      rk45 (default, adaptive Dormand-Prince 5(4)), rk4, heun, euler: ODE form;
                          trapezoidal, newmark, hht, generalized-alpha: structural integrators for
                          the index-3 formulations (hybrid, global)
   --dt SECONDS           step of the fixed-step integrators; first step hint for rk45 (default 1e-3)
@@ -61,8 +61,10 @@ simulate options:
   --penalty ALPHA        augmented-Lagrangian penalty factor (default: automatic, see docs)
   --tangent KIND         K and C of the structural integrators' tangent matrix: analytic
                          (default: springs and dampers) or finite-difference (all forces)
-  --threads N            threads of the finite-difference tangent, of dca and of hdca
+  --threads N            threads of the finite-difference tangent, of dca, hdca and distributed
                          (default 1; same results for every N)
+  --subsystems N         distributed formulation: split the bodies into N balanced connected
+                         subsystems (default: the model's 'subsystems', else one)
   --rtol X, --atol X     rk45 tolerances (default 1e-8, 1e-10)
   --t-end SECONDS        end time (default 10)
   --output-dt SECONDS    sampling period of the outputs (default 0.01)
@@ -193,6 +195,8 @@ void parseSimulate(Args& args, Command& c) {
           asUsageError([&] { return finiteDifferenceTangentFromName(args.value(a)); });
     else if (a == "--threads") {
       c.options.augmentedLagrangian.derivatives.threads = args.wholeNumber(a, 1, 1024);
+    } else if (a == "--subsystems") {
+      c.options.subsystems = args.wholeNumber(a, 1, 1 << 20);
     } else if (a == "--rtol")
       c.options.integratorOptions.rtol = args.positive(a);
     else if (a == "--atol")

@@ -56,6 +56,9 @@ void printRunReport(std::ostream& out, const Model& model, const SimulationResul
       << "  energy drift " << std::setprecision(3) << r.maxRelativeEnergyDrift << " relative"
       << (r.conservative ? "" : " (the model is not conservative)") << "\n";
   if (r.momentumConserved) out << "  momentum drift " << r.maxMomentumDrift << " (nothing external acts: it is conserved)\n";
+  if (r.formulation == "distributed")
+    out << "  " << r.exchangedBytesPerEvaluation
+        << " bytes of interface matrices and forces between hierarchy levels per evaluation\n";
   if (model.hasConstraints())
     out << "  max constraint error " << r.maxPositionError << " (position), " << r.maxVelocityError << " (velocity)\n";
   if (r.realtime.speed > 0.0) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "aba_errors.hpp"
+#include "aba_passes.hpp"
 #include "articula/dynamics/recursive.hpp"
 
 namespace articula {
@@ -173,8 +174,16 @@ void projectMultiDof(Workspace::ArticulatedBodies& w, int i, int parent, const J
 
 }  // namespace
 
-void spatialForwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                            const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot) {
+void articulatedProjection(Workspace::ArticulatedBodies& w, int i, int parent, const Joint& j,
+                           const Eigen::VectorXd& tau) {
+  if (j.nv == 1)
+    projectSingleDof(w, i, parent, j, tau[j.iv]);
+  else
+    projectMultiDof(w, i, parent, j, tau);
+}
+
+void articulatedBodiesFirstPass(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                const ForceList* fext) {
   const int n = model.bodyCount();
   auto& w = ws.aba;
   // Pass 1a: world poses and motion subspaces. Alone in its loop, the chain of
@@ -237,14 +246,18 @@ void spatialForwardDynamics(const Model& model, Workspace& ws, const Eigen::Vect
     w.pA[i].head<3>() = moment;
     w.pA[i].tail<3>() = force;
   }
+}
+
+void spatialForwardDynamics(const Model& model, Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                            const Eigen::VectorXd& tau, const ForceList* fext, Eigen::Ref<Eigen::VectorXd> vdot) {
+  const int n = model.bodyCount();
+  auto& w = ws.aba;
+  articulatedBodiesFirstPass(model, ws, q, v, fext);
   // Pass 2: articulated inertias from the leaves to the root; in world coordinates
   // a child's contribution adds to its parent's as it stands.
   for (int i = n; i >= 1; --i) {
     const Joint& j = model.joints[i];
-    if (j.nv == 1)
-      projectSingleDof(w, i, j.parent, j, tau[j.iv]);
-    else
-      projectMultiDof(w, i, j.parent, j, tau);
+    articulatedProjection(w, i, j.parent, j, tau);
   }
   // Pass 3: accelerations from the root to the leaves; gravity enters as a base acceleration.
   w.a[0] << Vec3::Zero(), -model.gravity;

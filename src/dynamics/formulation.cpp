@@ -4,6 +4,7 @@
 
 #include "articula/dynamics/coordinate_partitioning.hpp"
 #include "articula/dynamics/dca.hpp"
+#include "articula/dynamics/distributed.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/global.hpp"
 #include "articula/dynamics/recursive.hpp"
@@ -99,6 +100,11 @@ const std::vector<FormulationInfo>& formulations() {
        "divide-and-conquer at acceleration level (Featherstone), O(n) serial and O(log n) tiers in parallel "
        "(--threads), open trees (thesis 3.4)",
        false, false},
+      {"distributed",
+       "seed 003's subsystem method: subsystems (--subsystems N or the model's partition) condensed to interface "
+       "matrices D, R, combined level by level up to the ground; Ascher's double-step projection; trees and closed "
+       "loops, no prescribed motion (docs/distributed.md)",
+       true, false},
       {"hdca",
        "Hamiltonian divide-and-conquer: Hamilton's equations in joint coordinates and momenta, state [q; p], "
        "O(n) serial and O(log n) tiers in parallel (--threads), 3x3 on planar mechanisms, trees, closed loops and "
@@ -138,6 +144,7 @@ std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model&
   const bool constrained = model.hasConstraints();
   if (name == "auto") name = constrained ? "reference" : "aba";
   if (name == "reference") return std::make_unique<ReferenceFormulation>(model, options);
+  if (name == "distributed") return std::make_unique<DistributedFormulation>(model, options);
   if (name == "hybrid" || name == "global")
     throw Error("formulation '" + std::string(name) +
                 "' is an index-3 formulation stepped by a structural integrator: use --integrator " +

@@ -3,16 +3,14 @@
 #include <cmath>
 
 #include "articula/dynamics/force_elements.hpp"
+#include "articula/dynamics/rank_threshold.hpp"
 #include "articula/dynamics/recursive.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
 
 namespace {
-// Relative threshold below which the decomposition treats a direction of the
-// (weighted) Jacobian as dependent: far above rounding (1e-16) yet far below any
-// physically meaningful conditioning of a mechanism away from a singular pose.
-constexpr double kRankThreshold = 1e-10;
+constexpr double kRankThreshold = kConstraintRankThreshold;  // of the weighted Jacobian
 }  // namespace
 
 ConstrainedSolver::ConstrainedSolver(const Model& m)

@@ -10,6 +10,7 @@
 namespace articula {
 
 std::unique_ptr<Integrator> makeEuler(const IntegratorOptions& options);  // euler.cpp
+std::unique_ptr<Integrator> makeHeun(const IntegratorOptions& options);   // heun.cpp
 std::unique_ptr<Integrator> makeRk4(const IntegratorOptions& options);    // rk4.cpp
 std::unique_ptr<Integrator> makeRk45(const IntegratorOptions& options);   // rk45.cpp
 

@@ -94,7 +94,7 @@ void Integrator::restore(OdeSystem& system, ArchiveReader& in) {
   restoreMethod(in);
 }
 
-std::vector<std::string_view> integratorNames() { return {"euler", "rk4", "rk45"}; }
+std::vector<std::string_view> integratorNames() { return {"euler", "heun", "rk4", "rk45"}; }
 
 namespace {
 
@@ -120,9 +120,10 @@ void validate(const IntegratorOptions& o, bool adaptive) {
 
 std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const IntegratorOptions& options) {
   // Check the name first: an options message for a method that does not exist would mislead.
-  if (name == "euler" || name == "rk4") {
+  if (name == "euler" || name == "heun" || name == "rk4") {
     validate(options, false);
-    return name == "euler" ? makeEuler(options) : makeRk4(options);
+    if (name == "euler") return makeEuler(options);
+    return name == "heun" ? makeHeun(options) : makeRk4(options);
   }
   if (name == "rk45") {
     validate(options, true);

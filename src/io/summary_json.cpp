@@ -82,6 +82,7 @@ void writeSummaryJson(const std::string& path, const Model& model, const std::st
     << "  \"steps\": " << r.steps << ",\n"
     << "  \"rejected_steps\": " << r.rejectedSteps << ",\n"
     << "  \"function_evaluations\": " << r.evaluations << ",\n"
+    << "  \"exchanged_bytes_per_evaluation\": " << r.exchangedBytesPerEvaluation << ",\n"
     << "  \"samples\": " << r.samples << ",\n"
     << "  \"resumed_at\": " << (r.resumedAt >= 0.0 ? jsonNumber(r.resumedAt) : std::string("null")) << ",\n"
     << "  \"checkpoints\": " << r.checkpoints << ",\n"

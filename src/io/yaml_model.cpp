@@ -180,12 +180,33 @@ void readMarker(ModelBuilder& b, const Reader& r) {
   b.addMarker({r.text("name"), r.text("body"), r.vec3("position", Vec3::Zero()), r.where()});
 }
 
+// `subsystems: [[body, ...], ...]`: the distributed formulation's partition (docs/distributed.md);
+// ModelBuilder::build() checks that it partitions the bodies into connected parts.
+void readSubsystems(ModelBuilder& b, const Reader& top) {
+  if (!top.has("subsystems")) return;
+  const YAML::Node list = top.required("subsystems");
+  if (!list.IsSequence() || list.size() == 0)
+    top.fail(list, "subsystems: expected a non-empty list of subsystems (lists of body names), got " + describe(list));
+  for (const YAML::Node& part : list) {
+    if (!part.IsSequence())
+      top.fail(part, "subsystems: each subsystem is a list of body names, got " + describe(part));
+    SubsystemSpec s;
+    s.where = markLocation(top.file(), part.Mark());
+    for (const YAML::Node& item : part) {
+      s.bodies.push_back(top.toText(item, "subsystems"));
+      s.bodyWhere.push_back(markLocation(top.file(), item.Mark()));
+    }
+    b.addSubsystem(std::move(s));
+  }
+}
+
 ModelBuilder readModel(const YAML::Node& doc, const std::string& file) {
   if (!doc.IsMap())
     throw ModelError(markLocation(file, doc.Mark()), "",
                      "the top level must be a map with keys such as 'bodies' and 'joints', got " + describe(doc));
   const Reader top(doc, file, "");
-  top.allowKeys({"name", "gravity", "ground", "bodies", "joints", "loops", "forces", "markers", "assembly", "road"});
+  top.allowKeys({"name", "gravity", "ground", "bodies", "joints", "loops", "forces", "markers", "assembly", "road",
+                  "subsystems"});
   if (!top.has("bodies")) top.fail("the model has no bodies: a 'bodies' list is required");
 
   ModelBuilder b;
@@ -212,6 +233,7 @@ ModelBuilder readModel(const YAML::Node& doc, const std::string& file) {
   forEach(top, "forces", "force", [&](const Reader& r) { readForce(b, r); });
   forEach(top, "markers", "marker", [&](const Reader& r) { readMarker(b, r); });
   if (top.has("road")) b.road = yaml::readRoad(Reader(top.required("road"), file, "road"));
+  readSubsystems(b, top);
   return b;
 }
 

@@ -263,6 +263,17 @@ void writeMarkers(std::ostream& out, const Model& model) {
         << ", position: " << Vec{m.position} << "}\n";
 }
 
+void writeSubsystems(std::ostream& out, const Model& model) {
+  if (model.subsystems.empty()) return;
+  out << "subsystems:\n";
+  for (const auto& part : model.subsystems) {
+    out << "  - [";
+    for (std::size_t k = 0; k < part.size(); ++k)
+      out << (k ? ", " : "") << Text{model.bodies[static_cast<std::size_t>(part[k])].name};
+    out << "]\n";
+  }
+}
+
 }  // namespace
 
 void writeModelYaml(const Model& model, std::ostream& out) {
@@ -274,6 +285,7 @@ void writeModelYaml(const Model& model, std::ostream& out) {
   writeForces(out, model);
   writeMarkers(out, model);
   writeRoad(out, model.road);
+  writeSubsystems(out, model);
 }
 
 }  // namespace articula

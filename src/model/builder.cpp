@@ -1,5 +1,7 @@
 #include "articula/model/builder.hpp"
 
+#include "articula/model/subsystems.hpp"
+
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
@@ -43,6 +45,7 @@ Shape boxShape(const Vec3& edges, const Vec3& centre, const std::string& color) 
 ModelBuilder& ModelBuilder::addBody(BodySpec s) { bodies_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addJoint(JointSpec s) { joints_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addLoop(LoopSpec s) { loops_.push_back(std::move(s)); return *this; }
+ModelBuilder& ModelBuilder::addSubsystem(SubsystemSpec s) { subsystems_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addJointSpring(JointSpringSpec s) { jointSprings_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addJointLimit(JointLimitSpec s) { jointLimits_.push_back(std::move(s)); return *this; }
 ModelBuilder& ModelBuilder::addJointFriction(JointFrictionSpec s) { jointFrictions_.push_back(std::move(s)); return *this; }
@@ -61,6 +64,36 @@ bool finite(const Vec3& v) { return v.allFinite(); }
 
 [[noreturn]] void fail(const SourceLocation& where, const std::string& element, const std::string& what) {
   throw ModelError(where, element, what);
+}
+
+// The subsystems of the distributed formulation: names to indices, then the partition checks of
+// model/subsystems.hpp, each reported where the offending entry was written.
+void readSubsystems(Model& model, const std::vector<SubsystemSpec>& specs) {
+  if (specs.empty()) return;
+  auto entryWhere = [&](std::size_t s, int e) {
+    const SubsystemSpec& spec = specs[s];
+    return e >= 0 && static_cast<std::size_t>(e) < spec.bodyWhere.size() ? spec.bodyWhere[static_cast<std::size_t>(e)]
+                                                                            : spec.where;
+  };
+  std::vector<std::vector<int>> parts;
+  for (std::size_t s = 0; s < specs.size(); ++s) {
+    const std::string el = "subsystem " + std::to_string(s + 1);
+    parts.emplace_back();
+    for (std::size_t e = 0; e < specs[s].bodies.size(); ++e) {
+      const std::string& name = specs[s].bodies[e];
+      const auto body = model.findBody(name);
+      if (!body || *body == 0)
+        fail(entryWhere(s, static_cast<int>(e)), el,
+             body ? "the ground belongs to no subsystem" : "body '" + name + "' is not defined");
+      parts.back().push_back(*body);
+    }
+  }
+  if (const auto problem = findPartitionProblem(model, parts))
+    fail(entryWhere(static_cast<std::size_t>(problem->subsystem), problem->entry),
+         "subsystem " + std::to_string(problem->subsystem + 1), problem->message);
+  for (auto& part : parts) std::sort(part.begin(), part.end());
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+  model.subsystems = std::move(parts);
 }
 
 void requireName(const SourceLocation& where, const char* kind, const std::string& name) {
@@ -432,6 +465,7 @@ Model ModelBuilder::build() const {
     if (!finite(s.position)) fail(s.where, el, "position has a non-finite component");
     model.markers.push_back(Marker{s.name, bodyRef(s.body, s.where, el, "body"), s.position});
   }
+  readSubsystems(model, subsystems_);
   return model;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "articula/dynamics/distributed.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
 #include "articula/dynamics/singularity.hpp"
@@ -114,10 +115,13 @@ struct RunSetup {
   std::unique_ptr<Index3Problem> index3;  // null with an ODE integrator
   std::unique_ptr<RunSystem> system;
   std::string formulation;  // the name the result reports ("auto" resolved)
+  long exchangedBytes = 0;  // the distributed formulation's traffic per evaluation
   bool structural = false;
 };
 
 RunSetup makeRunSetup(const Model& model, const SimulationOptions& options) {
+  if (options.subsystems != 0 && options.formulation != "distributed")
+    throw Error("--subsystems applies to the distributed formulation only, not to '" + options.formulation + "'");
   RunSetup setup;
   setup.structural = isStructuralIntegrator(options.integrator);
   const int threads = options.augmentedLagrangian.derivatives.threads;
@@ -135,12 +139,15 @@ RunSetup makeRunSetup(const Model& model, const SimulationOptions& options) {
   } else {
     FormulationOptions fo;
     fo.threads = threads;
+    fo.subsystems = options.subsystems;
     if (options.stabilization == Stabilization::Baumgarte) {
       fo.baumgarteAlpha = options.baumgarteAlpha;
       fo.baumgarteBeta = options.baumgarteBeta;
     }
     auto formulation = makeFormulation(options.formulation, model, fo);
     setup.formulation = std::string(formulation->name());
+    if (const auto* distributed = dynamic_cast<const DistributedFormulation*>(formulation.get()))
+      setup.exchangedBytes = distributed->exchangedBytesPerEvaluation();
     setup.system = std::make_unique<VelocityForm>(model, std::move(formulation), options.stabilization,
                                                   options.projectionTolerance);
   }
@@ -194,13 +201,13 @@ std::string runDescription(const SimulationOptions& o) {
   // The thread count and the column grouping of the finite-difference tangent leave the numbers
   // unchanged (bit for bit), so a run may resume with others.
   const AugmentedLagrangianOptions& al = o.augmentedLagrangian;
-  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d|%d|%a|%a|%a|%a|%a|%d|%d",
+  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d|%d|%a|%a|%a|%a|%a|%d|%d|%d",
                 o.formulation.c_str(), o.integrator.c_str(), o.integratorOptions.dt, o.integratorOptions.rtol,
                 o.integratorOptions.atol, o.integratorOptions.dtMin, o.integratorOptions.dtMax, o.tStart, o.tEnd,
                 o.outputInterval, static_cast<int>(o.stabilization), o.baumgarteAlpha, o.baumgarteBeta,
                 o.projectionTolerance, o.assemble ? 1 : 0, o.stopAtSingularities ? 1 : 0, o.basicParameter, al.penalty,
                 al.newtonTolerance, al.constraintTolerance, al.projectionTolerance, al.maxIterations,
-                al.finiteDifferenceTangent ? 1 : 0);
+                al.finiteDifferenceTangent ? 1 : 0, o.subsystems);
   return buf;
 }
 
@@ -307,6 +314,7 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     const RunSetup setup = makeRunSetup(model, options);
     const bool structural = setup.structural;
     result.formulation = setup.formulation;
+    result.exchangedBytesPerEvaluation = setup.exchangedBytes;
     RunSystem& system = *setup.system;
     auto integrator = makeRunIntegrator(options, setup);
 

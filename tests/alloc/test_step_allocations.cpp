@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../simulation/four_bar_models.hpp"
+#include "articula/dynamics/distributed.hpp"
 #include "articula/integrate/integrator.hpp"
 #include "articula/integrate/structural.hpp"
 #include "articula/model/builder.hpp"
@@ -122,6 +123,27 @@ TEST(StepAllocations, CrbaAllocatesNothing) {
 TEST(StepAllocations, DcaAllocatesNothing) {
   const Model model = makeChain(16, true);
   EXPECT_EQ(allocationsDuringSteps("dca", "rk4", model), 0);
+}
+
+// The distributed formulation's evaluation: a 16-body spatial chain in 1 and 4 subsystems (1 and
+// 2 threads), and the four-bar, a loop between two subsystems.
+TEST(StepAllocations, DistributedAccelerationsAllocateNothing) {
+  auto count = [](const Model& model, int subsystems, int threads) {
+    FormulationOptions o;
+    o.subsystems = subsystems;
+    o.threads = threads;
+    DistributedFormulation f(model, o);
+    Eigen::VectorXd vdot(model.nv);
+    f.accelerations(0.0, model.q0, model.v0, vdot);  // warm-up
+    const long before = allocations.load();
+    for (int k = 0; k < 100; ++k) f.accelerations(0.01 * k, model.q0, model.v0, vdot);
+    return allocations.load() - before;
+  };
+  const Model chain = makeChain(16, true);
+  EXPECT_EQ(count(chain, 1, 1), 0);
+  EXPECT_EQ(count(chain, 4, 1), 0);
+  EXPECT_EQ(count(chain, 4, 2), 0);
+  EXPECT_EQ(count(test_models::fourBarCutAtC().build(), 2, 1), 0);
 }
 
 // HDCA in [q; p] with rk4: a spatial chain (1 and 2 threads), and closed loops with the position

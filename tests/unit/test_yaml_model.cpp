@@ -232,6 +232,7 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     EXPECT_EQ(a.markers[i].body, b.markers[i].body);
     EXPECT_TRUE(near(a.markers[i].position, b.markers[i].position, tol));
   }
+  EXPECT_EQ(a.subsystems, b.subsystems);
 }
 
 Shape shape(Shape::Kind kind, const Vec3& rpy, const std::string& color) {
@@ -769,6 +770,8 @@ const BadFile kBadFiles[] = {
     {"zero_axis.yaml", 4, "joint 'j1'", "axis has zero length"},
     {"far_centre_of_mass.yaml", 2, "body 'rod'", "inertia about the origin overflows"},
     {"loop_unknown_body.yaml", 6, "loop 'closure'", "body_b 'rockr' is not defined"},
+    {"subsystem_overlap.yaml", 9, "subsystem 2", "body 'b' is in subsystems 1 and 2"},
+    {"subsystem_not_connected.yaml", 10, "subsystem 1", "bodies 'a' and 'c' both have their parent outside it"},
     {"unknown_parent.yaml", 4, "joint 'j1'", "parent body 'grund' is not defined"},
     {"wrong_q_length.yaml", 4, "joint 'ball'", "initial position needs 4 values for a spherical joint, got 3"},
     // Tyres and roads

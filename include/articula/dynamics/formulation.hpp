@@ -19,6 +19,10 @@ struct FormulationOptions {
   double baumgarteBeta = 0.0;
   /// OpenMP threads of the formulations that run in parallel (dca); results do not depend on it.
   int threads = 1;
+  /// The distributed formulation: split the bodies into this many balanced connected subsystems
+  /// (model/subsystems.hpp); 0 takes the model's `subsystems` partition, or one subsystem per tree
+  /// on the ground when the model gives none.
+  int subsystems = 0;
 };
 
 class Formulation {
@@ -52,7 +56,7 @@ const std::vector<FormulationInfo>& formulations();
 /// message names them and the formulations to use instead.
 void checkTopology(std::string_view name, const Model& model);
 
-/// Creates the named ODE formulation ("aba", "crba", "semi-recursive", "dca", "reference"; "auto" picks
+/// Creates the named ODE formulation ("aba", "crba", "semi-recursive", "dca", "distributed", "reference"; "auto" picks
 /// aba for open trees and reference otherwise). Throws articula::Error for an unknown name, an
 /// index-3 formulation (use makeIndex3Problem), the Hamiltonian formulation "hdca" (its state is
 /// [q; p], not [q; v]: simulate() steps it as a HamiltonianSystem), or a tree-only formulation

@@ -117,6 +117,14 @@ struct MarkerSpec {
   SourceLocation where;
 };
 
+/// One subsystem of the distributed formulation's partition: body names, with where each was
+/// written (bodyWhere may be empty: then `where` stands for all).
+struct SubsystemSpec {
+  std::vector<std::string> bodies;
+  std::vector<SourceLocation> bodyWhere;
+  SourceLocation where;
+};
+
 class ModelBuilder {
  public:
   std::string name = "model";
@@ -138,6 +146,9 @@ class ModelBuilder {
   ModelBuilder& addPrescribedMotion(PrescribedMotionSpec spec);
   ModelBuilder& addTyre(TyreSpec spec);
   ModelBuilder& addMarker(MarkerSpec spec);
+  /// Subsystems are optional; when given, build() checks that they partition the bodies into
+  /// connected parts (model/subsystems.hpp).
+  ModelBuilder& addSubsystem(SubsystemSpec spec);
 
   /// Validates and assembles the model. Throws ModelError on the first problem found.
   Model build() const;
@@ -154,6 +165,7 @@ class ModelBuilder {
   std::vector<JointLoadSpec> jointLoads_;
   std::vector<PrescribedMotionSpec> prescribed_;
   std::vector<TyreSpec> tyres_;
+  std::vector<SubsystemSpec> subsystems_;
   std::vector<MarkerSpec> markers_;
 };
 

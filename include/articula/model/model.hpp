@@ -157,6 +157,10 @@ struct Model {
   /// The surface the tyres roll on (z up; flat at z = 0 unless the model file says otherwise).
   Road road = Road::flat(0.0);
   std::vector<Marker> markers;
+  /// A partition of the bodies into subsystems for the distributed formulation (model file key
+  /// `subsystems`, model/subsystems.hpp): body indices, ascending, lists ordered by their top
+  /// body. Empty when the model gives none.
+  std::vector<std::vector<int>> subsystems;
   /// What the loader could map only approximately (e.g. a URDF mesh that was not found); the
   /// command line prints them.
   std::vector<std::string> warnings;

@@ -29,6 +29,9 @@ struct SimulationOptions {
   double baumgarteAlpha = 10.0, baumgarteBeta = 10.0;  ///< used with Stabilization::Baumgarte
   double projectionTolerance = 1e-12;                  ///< |g|_inf target of the position projection (m or rad)
   bool assemble = true;                                ///< run the initial assembly first
+  /// The distributed formulation's subsystem count (FormulationOptions::subsystems; 0: the model's
+  /// partition, or one subsystem).
+  int subsystems = 0;
   /// Stop (SimulationError) when the motion passes a singular configuration of the loop
   /// constraints (dynamics/singularity.hpp); false: count them in the result and go on.
   bool stopAtSingularities = true;
@@ -79,6 +82,9 @@ struct SimulationResult {
   double outputSeconds = 0.0;
   long steps = 0, rejectedSteps = 0, evaluations = 0;
   long samples = 0;
+  /// The distributed formulation: bytes of interface matrices (D, R up, forces Q down) that pass
+  /// between hierarchy levels in one evaluation (docs/distributed.md); 0 for the others.
+  long exchangedBytesPerEvaluation = 0;
   double initialEnergy = 0.0, finalEnergy = 0.0;
   double maxEnergyDrift = 0.0;          ///< max |E(t) - E(0)| over the samples (J)
   double maxRelativeEnergyDrift = 0.0;  ///< maxEnergyDrift / |E(0)| (0 when E(0) == 0)
