@@ -87,7 +87,7 @@ def test_every_formulation_and_integrator_is_accepted(four_bar):
     double_pendulum = articula.models.chain(2)
     structural = [i["name"] for i in articula.integrators() if i["structural"]]
     ode = [i["name"] for i in articula.integrators() if not i["structural"]]
-    assert set(ode) == {"euler", "rk4", "rk45"}
+    assert set(ode) == {"euler", "heun", "rk4", "rk45"}
     for f in articula.formulations():
         model = four_bar if f["closed_loops"] else double_pendulum
         for integrator in structural if f["index3"] else ode:
