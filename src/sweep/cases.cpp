@@ -52,7 +52,9 @@ int jointCoordinate(const Model& model, const std::string& element, bool velocit
     if (n != 1) throw Error("joint '" + name + "' has " + std::to_string(n) + " coordinates: name one as " + name + "[k]");
     k = 0;
   }
-  if (k >= n) throw Error("joint '" + name + "' has " + std::to_string(n) + " coordinates (k from 0 to " + std::to_string(n - 1) + ")");
+  if (k >= n)
+    throw Error("joint '" + name + "' has " + std::to_string(n) + (n == 1 ? " coordinate" : " coordinates") + " (k from 0 to " +
+                std::to_string(n - 1) + ")");
   return (velocity ? joint.iv : joint.iq) + k;
 }
 
@@ -204,18 +206,6 @@ CaseTable parseCases(const std::string& text, const std::string& file, const Mod
   if (header) throw ModelError({file, 0, 0}, "", "no header line (id,COLUMN,...)");
   if (table.cases.empty()) throw ModelError({file, lineNumber, 0}, "", "no cases below the header");
   return table;
-}
-
-std::string formatCases(const CaseTable& table) {
-  std::string out = "id";
-  for (const CaseColumn& c : table.columns) out += "," + c.name;
-  out += "\n";
-  for (const Case& c : table.cases) {
-    out += c.id;
-    for (const double x : c.values) out += "," + formatNumber(x);
-    out += "\n";
-  }
-  return out;
 }
 
 void applyCase(const CaseTable& table, const Case& c, Model& model, SimulationOptions& options, const Model& reference) {

@@ -44,7 +44,7 @@ std::string caseId(const std::string& prefix, std::size_t k, std::size_t count) 
 
 std::string headerLine(const std::vector<std::string>& columns) {
   std::string line = "id";
-  for (const std::string& c : columns) line += "," + c;
+  for (const std::string& c : columns) (line += ',') += c;
   return line + "\n";
 }
 
@@ -87,7 +87,7 @@ std::string fullFactorial(const std::vector<GridAxis>& axes) {
       values[i] = formatNumber(axes[i].values[rest % axes[i].values.size()]);
       rest /= axes[i].values.size();
     }
-    for (const std::string& v : values) row += "," + v;
+    for (const std::string& v : values) (row += ',') += v;
     text += row + "\n";
   }
   return text;
@@ -127,7 +127,7 @@ std::string monteCarlo(const std::vector<Distribution>& inputs, int n, std::uint
       } else {
         x = d.a + (d.b - d.a) * uniform01();
       }
-      row += "," + formatNumber(x);
+      (row += ',') += formatNumber(x);
     }
     text += row + "\n";
   }

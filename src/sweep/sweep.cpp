@@ -131,7 +131,7 @@ std::string runCase(const Model& base, const CaseTable& table, const Case& c, co
 
 std::string summaryHeader(const CaseTable& table) {
   std::string h = "id";
-  for (const CaseColumn& c : table.columns) h += "," + c.name;
+  for (const CaseColumn& c : table.columns) (h += ',') += c.name;
   return h + ",status,t_reached,energy_drift,constraint_error,cpu_seconds,message\n";
 }
 

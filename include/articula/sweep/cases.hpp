@@ -45,9 +45,6 @@ struct CaseTable {
 /// ModelError at `file:line:column`.
 CaseTable parseCases(const std::string& text, const std::string& file, const Model& model);
 
-/// The table as CSV text that parseCases reads back to the same doubles (shortest round-trip form).
-std::string formatCases(const CaseTable& table);
-
 /// Writes case `c` into a copy of the model and options. Throws articula::Error naming the column
 /// when a value is not allowed there (a mass that is not positive, a negative stiffness): such a
 /// case fails, the sweep goes on. `reference` is the unchanged model (a mass scales its inertia).
