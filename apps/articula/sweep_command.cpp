@@ -12,9 +12,9 @@ namespace articula::cli {
 
 namespace {
 
-std::string readCasesFile(const std::string& path) {
+std::string readFile(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read the cases file '" + path + "'");
+  if (!in) throw Error("cannot read the " + what + " '" + path + "'");
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -24,7 +24,7 @@ std::string readCasesFile(const std::string& path) {
 // (its columns checked against the model first, so that a mistake names the option).
 std::pair<std::string, std::string> casesText(const Command& c, const Model& model) {
   const Command::SweepArgs& s = c.sweep;
-  if (!s.casesFile.empty()) return {readCasesFile(s.casesFile), s.casesFile};
+  if (!s.casesFile.empty()) return {readFile(s.casesFile, "cases file"), s.casesFile};
   auto check = [&](const std::string& option, const std::string& column) {
     try {
       sweep::resolveColumn(model, column);
@@ -46,7 +46,7 @@ int runOnRank(const Command& c, const parallel::Communicator& world) {
     for (const std::string& w : model.warnings) std::cerr << "articula: warning: " << c.modelPath << ": " << w << "\n";
   sweep::SweepSetup setup;
   setup.modelPath = c.modelPath;
-  setup.modelFingerprint = fingerprint(readCasesFile(c.modelPath));
+  setup.modelFingerprint = fingerprint(readFile(c.modelPath, "model file"));
   std::string label;
   std::tie(setup.casesText, label) = casesText(c, model);
   const sweep::CaseTable table = sweep::parseCases(setup.casesText, label, model);
@@ -58,10 +58,7 @@ int runOnRank(const Command& c, const parallel::Communicator& world) {
   if (root && !c.quiet)
     std::cout << "sweep: " << table.cases.size() << " cases of " << model.name << " on " << world.size()
               << (world.size() == 1 ? " process" : " MPI ranks")
-              << (world.size() == 1 && parallel::Communicator::launchedByMpi() && !parallel::Communicator::mpiBuilt()
-                      ? " (this articula was built without MPI: the cases run one after another)"
-                      : "")
-              << "\n";
+              << (parallel::Communicator::mpiBuilt() ? "" : " (built without MPI: the cases run one after another)") << "\n";
   const sweep::SweepOutcome outcome = sweep::runSweep(model, table, setup, world, std::cout);
   if (!root) return 0;
   const std::size_t remaining = outcome.cases - outcome.finished;
@@ -76,6 +73,9 @@ int runOnRank(const Command& c, const parallel::Communicator& world) {
 }  // namespace
 
 int sweepCommand(const Command& c) {
+  // Every rank of a build without MPI would run every case into the same directory.
+  if (parallel::Communicator::launchedByMpi() && !parallel::Communicator::mpiBuilt())
+    throw Error("this articula was built without MPI (ARTICULA_MPI): start the sweep without mpirun");
   const parallel::Communicator world;
   // Every rank meets the same errors (the same files and table); rank 0 says it once.
   try {
