@@ -228,11 +228,24 @@ bool runOption(Args& args, Command& c, const std::string& a) {
   return true;
 }
 
-void parseSimulate(Args& args, Command& c) {
+// The arguments of a command that takes one input (a file or a directory) and options: `option`
+// consumes one of the command's own options and returns false for any other argument.
+template <class Option>
+void parseInputAndOptions(Args& args, const std::string& verb, const std::string& inputKind, std::string& input, Option option) {
   while (!args.done()) {
     const std::string& a = args.next();
+    if (option(a)) continue;
+    if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' for " + verb + " (see articula --help)");
+    if (!input.empty()) throw UsageError("unexpected argument '" + a + "': " + verb + " takes one " + inputKind);
+    input = a;
+  }
+  if (input.empty()) throw UsageError(verb + " needs a " + inputKind);
+}
+
+void parseSimulate(Args& args, Command& c) {
+  parseInputAndOptions(args, "simulate", "model file", c.modelPath, [&](const std::string& a) {
     if (runOption(args, c, a))
-      continue;
+      return true;
     else if (a == "--html")
       c.htmlPath = args.value(a);
     else if (a == "--no-html")
@@ -241,22 +254,17 @@ void parseSimulate(Args& args, Command& c) {
       c.checkpointSeconds = args.positive(a);
     else if (a == "--resume")
       c.resume = true;
-    else if (!a.empty() && a[0] == '-')
-      throw UsageError("unknown option '" + a + "' for simulate (see articula --help)");
-    else if (c.modelPath.empty())
-      c.modelPath = a;
     else
-      throw UsageError("unexpected argument '" + a + "': simulate takes one model file");
-  }
-  if (c.modelPath.empty()) throw UsageError("simulate needs a model file");
+      return false;
+    return true;
+  });
 }
 
 void parseSweep(Args& args, Command& c) {
   Command::SweepArgs& s = c.sweep;
-  while (!args.done()) {
-    const std::string& a = args.next();
+  parseInputAndOptions(args, "sweep", "model file", c.modelPath, [&](const std::string& a) {
     if (runOption(args, c, a))
-      continue;
+      return true;
     else if (a == "--cases")
       s.casesFile = args.value(a);
     else if (a == "--grid")
@@ -271,32 +279,14 @@ void parseSweep(Args& args, Command& c) {
       s.maxCases = args.wholeNumber(a, 0, 100000000);
     else if (a == "--html" || a == "--no-html" || a == "--checkpoint" || a == "--resume")
       throw UsageError("option " + a + " is not for sweep: it writes no animations and resumes by itself (docs/sweep.md)");
-    else if (!a.empty() && a[0] == '-')
-      throw UsageError("unknown option '" + a + "' for sweep (see articula --help)");
-    else if (c.modelPath.empty())
-      c.modelPath = a;
     else
-      throw UsageError("unexpected argument '" + a + "': sweep takes one model file");
-  }
-  if (c.modelPath.empty()) throw UsageError("sweep needs a model file");
+      return false;
+    return true;
+  });
   const int sources = !s.casesFile.empty() + !s.grid.empty() + (s.monteCarlo > 0);
   if (sources != 1) throw UsageError("sweep needs exactly one of --cases FILE, --grid SPEC..., --monte-carlo N");
   if ((s.monteCarlo > 0) != !s.vary.empty()) throw UsageError("--monte-carlo N and --vary SPEC go together");
   if (s.seed && s.monteCarlo == 0) throw UsageError("--seed is for --monte-carlo");
-}
-
-// The arguments of a command that takes one input (a file or a directory) and options: `option`
-// consumes one of the command's own options and returns false for any other argument.
-template <class Option>
-void parseInputAndOptions(Args& args, const std::string& verb, const std::string& inputKind, std::string& input, Option option) {
-  while (!args.done()) {
-    const std::string& a = args.next();
-    if (option(a)) continue;
-    if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' for " + verb + " (see articula --help)");
-    if (!input.empty()) throw UsageError("unexpected argument '" + a + "': " + verb + " takes one " + inputKind);
-    input = a;
-  }
-  if (input.empty()) throw UsageError(verb + " needs a " + inputKind);
 }
 
 void parseGenerate(Args& args, Command& c) {
