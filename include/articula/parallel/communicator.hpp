@@ -40,7 +40,7 @@ class Communicator {
 
  private:
   void checkPeer(int peer, const char* what) const;
-  bool initialised_ = false;
+  [[maybe_unused]] bool initialised_ = false;  // MPI_Init was called (builds with MPI)
   int rank_ = 0, size_ = 1;
 };
 
