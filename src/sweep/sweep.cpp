@@ -83,8 +83,8 @@ std::string prepare(const CaseTable& table, const SweepSetup& s) {
 }
 
 // One case, written to DIR/cases/<id>.partial and renamed to DIR/cases/<id> when complete.
-// Returns its summary line; failures of the case are in the line, failures to write throw.
-std::string runCase(const Model& base, const CaseTable& table, const Case& c, const SweepSetup& s, bool& failed) {
+// Returns whether the case failed (its line says why); failures to write its files throw.
+bool runCase(const Model& base, const CaseTable& table, const Case& c, const SweepSetup& s) {
   const std::string dir = caseDir(s, c), partial = dir + ".partial";
   fs::remove_all(partial);
   fs::create_directories(partial);
@@ -108,7 +108,6 @@ std::string runCase(const Model& base, const CaseTable& table, const Case& c, co
     r.error = e.what();
   }
   const double cpu = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
-  failed = !r.ok;
   std::string line = c.id;
   auto field = [&line](const std::string& text) {
     line += ',';
@@ -124,7 +123,7 @@ std::string runCase(const Model& base, const CaseTable& table, const Case& c, co
   std::error_code ec;
   fs::rename(partial, dir, ec);
   if (ec) throw Error("cannot rename '" + partial + "' to '" + dir + "': " + ec.message());
-  return line;
+  return !r.ok;
 }
 
 }  // namespace
@@ -159,9 +158,8 @@ SweepOutcome runSweep(const Model& model, const CaseTable& table, const SweepSet
   double ran = 0.0;
   for (std::size_t i = static_cast<std::size_t>(world.rank()); i < pending.size(); i += static_cast<std::size_t>(world.size())) {
     const Case& c = table.cases[pending[i]];
-    bool failed = false;
     try {
-      const std::string line = runCase(model, table, c, setup, failed);
+      const bool failed = runCase(model, table, c, setup);
       ran += 1.0;
       if (!setup.quiet) {
         std::ostringstream out;
