@@ -1,5 +1,6 @@
 #include "articula/sweep/cases.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <set>
