@@ -25,8 +25,12 @@ test: build
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, but for the tests labelled
 # heavy (whole optimisations of the examples, whose code the smaller tests run too).
+# Sanitizer builds compile at -O1 with line tables only (-g1): stack traces keep file:line, and
+# the compiler needs less than half the CPU time of -O2 -g (3 heavy files: 61 s against 138 s),
+# which was most of CI's time.
+SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1"
 test-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_SANITIZE=ON -DARTICULA_BUILD_BENCH=OFF
+	cmake -S . -B $(ASAN_BUILD) $(SANITIZER_FLAGS) -DARTICULA_SANITIZE=ON -DARTICULA_BUILD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE heavy
 
@@ -35,7 +39,7 @@ test-asan: deps
 # and 3 threads. (GCC's libgomp is not built for TSan: expect reports from inside it.)
 TSAN_BUILD ?= build-tsan
 test-tsan: deps
-	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_SANITIZE_THREAD=ON -DARTICULA_BUILD_BENCH=OFF
+	cmake -S . -B $(TSAN_BUILD) $(SANITIZER_FLAGS) -DARTICULA_SANITIZE_THREAD=ON -DARTICULA_BUILD_BENCH=OFF
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
@@ -47,7 +51,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	@scripts/install-deps.sh clang libclang-rt-14-dev
-	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARTICULA_FUZZ=ON
+	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) $(SANITIZER_FLAGS) -DARTICULA_FUZZ=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_model_yaml fuzz_model_urdf fuzz_cli_args fuzz_problem_yaml fuzz_sweep_cases
 	scripts/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 

@@ -80,9 +80,15 @@ simulate options:
   --checkpoint SECONDS   write OUT/restart.bin every SECONDS of wall-clock time (atomically)
   --resume               continue the run stopped in OUT from OUT/restart.bin (same model and
                          options); the results continue bit-for-bit as if it had never stopped
+  --realtime             pace the run to the wall clock (hardware in the loop): each step waits
+                         until the wall-clock time of its simulated end; the samples are written
+                         by a second thread, no progress bar; the report gives the worst and mean
+                         step time and the deadline misses (not with --checkpoint)
+  --realtime-speed S     paced at S simulated seconds per wall-clock second (implies --realtime)
 
 sweep options:
-  the simulate options (but --html, --no-html, --checkpoint, --resume), for every case, and
+  the simulate options (but --html, --no-html, --checkpoint, --resume, --realtime), for every
+  case, and
   --cases FILE.csv       the cases: a column id, then one column per quantity that varies:
                          mass:BODY, stiffness:SPRING, damping:SPRING, rest_length:SPRING,
                          rest_position:JOINT_SPRING, q0:JOINT, v0:JOINT (JOINT[k] for one of
@@ -254,6 +260,10 @@ void parseSimulate(Args& args, Command& c) {
       c.checkpointSeconds = args.positive(a);
     else if (a == "--resume")
       c.resume = true;
+    else if (a == "--realtime")
+      c.options.realtimeSpeed = c.options.realtimeSpeed > 0.0 ? c.options.realtimeSpeed : 1.0;
+    else if (a == "--realtime-speed")
+      c.options.realtimeSpeed = args.positive(a);
     else
       return false;
     return true;
@@ -277,8 +287,9 @@ void parseSweep(Args& args, Command& c) {
       s.seed = static_cast<std::uint64_t>(args.wholeNumber(a, 0, 2147483647));
     else if (a == "--max-cases")
       s.maxCases = args.wholeNumber(a, 0, 100000000);
-    else if (a == "--html" || a == "--no-html" || a == "--checkpoint" || a == "--resume")
-      throw UsageError("option " + a + " is not for sweep: it writes no animations and resumes by itself (docs/sweep.md)");
+    else if (a == "--html" || a == "--no-html" || a == "--checkpoint" || a == "--resume" || a == "--realtime" ||
+             a == "--realtime-speed")
+      throw UsageError("option " + a + " is not for sweep: it writes no animations, resumes by itself and runs its cases as fast as it can (docs/sweep.md)");
     else
       return false;
     return true;

@@ -58,6 +58,14 @@ void printRunReport(std::ostream& out, const Model& model, const SimulationResul
   if (r.momentumConserved) out << "  momentum drift " << r.maxMomentumDrift << " (nothing external acts: it is conserved)\n";
   if (model.hasConstraints())
     out << "  max constraint error " << r.maxPositionError << " (position), " << r.maxVelocityError << " (velocity)\n";
+  if (r.realtime.speed > 0.0) {
+    const RealtimeStats& rt = r.realtime;
+    out << "  real time x" << rt.speed << ": step time worst " << rt.worstStep * 1e6 << " us, mean " << rt.meanStep * 1e6
+        << " us; " << rt.deadlineMisses << " of " << rt.steps << " steps missed their deadline";
+    if (rt.deadlineMisses > 0) out << " (worst by " << rt.worstLateness * 1e3 << " ms)";
+    if (rt.outputStalls > 0) out << "; the output held the steps back " << rt.outputStalls << " times";
+    out << "\n";
+  }
   out << "  results: " << outDir << "/results.csv, " << outDir << "/summary.json";
   if (!htmlPath.empty()) out << ", animation: " << htmlPath;
   out << "\n";

@@ -64,7 +64,7 @@ int simulateCommand(const cli::Command& c) {
   options.runFingerprint = runDescription(options) + "|html=" + (c.html ? "1" : "0") + "|model=" +
                            std::to_string(fingerprint(fileBytes(c.modelPath)));
   // Configuration mistakes are reported before anything is written (exit status 2).
-  checkRunOptions(model, c.options);
+  checkRunOptions(model, options);
   if (c.options.assemble && !c.resume) cli::checkAssembly(model);
   if (c.resume) checkRestartFile(options);
   std::filesystem::create_directories(c.outDir);

@@ -47,6 +47,16 @@ std::string jsonVector(const Vec6& x) {
   for (int k = 0; k < 6; ++k) out += (k ? ", " : "") + jsonNumber(x[k]);
   return out + "]";
 }
+// The step timing of a paced run (null when the run was not paced).
+std::string realtimeJson(const RealtimeStats& rt) {
+  if (rt.speed <= 0.0) return "null";
+  return "{\"speed\": " + jsonNumber(rt.speed) + ", \"steps\": " + std::to_string(rt.steps) +
+         ", \"worst_step_s\": " + jsonNumber(rt.worstStep) + ", \"mean_step_s\": " + jsonNumber(rt.meanStep) +
+         ", \"deadline_misses\": " + std::to_string(rt.deadlineMisses) +
+         ", \"worst_lateness_s\": " + jsonNumber(rt.worstLateness) +
+         ", \"sample_queue_capacity\": " + std::to_string(rt.queueCapacity) +
+         ", \"output_stalls\": " + std::to_string(rt.outputStalls) + "}";
+}
 }  // namespace
 
 void writeSummaryJson(const std::string& path, const Model& model, const std::string& modelPath,
@@ -75,6 +85,7 @@ void writeSummaryJson(const std::string& path, const Model& model, const std::st
     << "  \"samples\": " << r.samples << ",\n"
     << "  \"resumed_at\": " << (r.resumedAt >= 0.0 ? jsonNumber(r.resumedAt) : std::string("null")) << ",\n"
     << "  \"checkpoints\": " << r.checkpoints << ",\n"
+    << "  \"realtime\": " << realtimeJson(r.realtime) << ",\n"
     << "  \"singular_configurations\": " << r.singularConfigurations << ",\n"
     << "  \"first_singular_configuration\": " << (r.firstSingularity.empty() ? std::string("null") : jsonString(r.firstSingularity)) << ",\n"
     << "  \"conservative\": " << (r.conservative ? "true" : "false") << ",\n"

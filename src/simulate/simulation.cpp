@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
@@ -273,6 +274,10 @@ void checkTimes(const SimulationOptions& options) {
   if (!(options.outputInterval > 0.0)) throw Error("the output interval must be positive");
   if (!options.checkpointPath.empty() && !(options.checkpointInterval >= 0.0))
     throw Error("the checkpoint interval must not be negative");
+  if (!(options.realtimeSpeed >= 0.0) || !std::isfinite(options.realtimeSpeed))
+    throw Error("the real-time speed must be a finite number, positive to pace the run (0: not paced)");
+  if (options.realtimeSpeed > 0.0 && !options.checkpointPath.empty())
+    throw Error("a real-time run writes no restart files: leave out the checkpoint option");
 }
 
 }  // namespace
@@ -330,9 +335,9 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     // interpolated between two steps drifts off it and needs its own projection before it is written.
     const bool projectSamples =
         (structural || options.stabilization == Stabilization::Projection) && model.hasConstraints();
-    auto record = [&](double ts, const Eigen::VectorXd& state, bool interpolated) {
+    auto recordWith = [&](Sampler& by, double ts, const Eigen::VectorXd& state, bool interpolated) {
       const auto before = Clock::now();
-      result.finalEnergy = sampler.emit(ts, state, result, projectSamples && interpolated);
+      result.finalEnergy = by.emit(ts, state, result, projectSamples && interpolated);
       result.outputSeconds += std::chrono::duration<double>(Clock::now() - before).count();
       const double drift = std::abs(result.finalEnergy - result.initialEnergy);
       result.maxEnergyDrift = std::max(result.maxEnergyDrift, drift);
@@ -340,6 +345,33 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       result.maxMomentumDrift =
           std::max(result.maxMomentumDrift, (result.finalMomentum.vector() - result.initialMomentum.vector()).norm());
     };
+    // Real-time mode: the samples go to a writer thread with a sampler (and projector) of its
+    // own; the stepping thread only copies each state into the writer's queue. The writer is
+    // declared after what it uses, so that leaving this scope (an error) first writes what is
+    // queued and stops it.
+    const bool paced = options.realtimeSpeed > 0.0;
+    std::optional<ConstraintProjector> writerProjector;
+    std::optional<Sampler> writerSampler;
+    std::optional<StepPacer> pacer;
+    if (paced) {
+      writerProjector.emplace(model);
+      writerSampler.emplace(model, *writerProjector, sinks);
+      pacer.emplace(options.realtimeSpeed);
+    }
+    std::optional<SampleWriter> writer;
+    if (paced) {
+      const long samples = static_cast<long>(std::ceil((options.tEnd - t) / options.outputInterval)) + 2;
+      writer.emplace(qv.size(), sampleQueueCapacity(samples, qv.size()),
+                     [&](double ts, const Eigen::VectorXd& state, bool interpolated) {
+                       recordWith(*writerSampler, ts, state, interpolated);
+                     });
+      result.realtime.queueCapacity = writer->capacity();
+    }
+    auto record = [&](double ts, const Eigen::VectorXd& state, bool interpolated) {
+      if (!writer) return recordWith(sampler, ts, state, interpolated);
+      if (!writer->push(ts, state, interpolated)) writer->finish();  // rethrows the writer's error
+    };
+    if (pacer) pacer->start(t);
 
     while (t < options.tEnd) {
       t = integrator->step(options.tEnd);
@@ -387,8 +419,17 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
           lastCheckpoint = now;
         }
       }
-      if (progress) progress(t);
+      if (pacer) {
+        pacer->stepDone(t);
+        const long capacity = result.realtime.queueCapacity;
+        result.realtime = pacer->stats();
+        result.realtime.queueCapacity = capacity;
+        result.realtime.outputStalls = writer->stalls();
+      } else if (progress) {
+        progress(t);
+      }
     }
+    if (writer) writer->finish();
     const IntegratorStats& st = integrator->stats();
     result.steps = st.steps;
     result.rejectedSteps = st.rejected;

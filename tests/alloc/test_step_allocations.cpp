@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <new>
 #include <utility>
+#include <vector>
 
 #include "../simulation/four_bar_models.hpp"
 #include "articula/integrate/integrator.hpp"
@@ -20,6 +22,7 @@
 namespace {
 std::atomic<long> allocations{0};  ///< every heap allocation: calls to malloc and its relatives
 std::atomic<long> newCalls{0};     ///< of those, the ones made by operator new
+thread_local long threadAllocations = 0;  ///< heap allocations made by this thread
 }
 
 
@@ -34,22 +37,27 @@ void* __libc_memalign(std::size_t, std::size_t);
 
 void* malloc(std::size_t n) {
   allocations.fetch_add(1, std::memory_order_relaxed);
+  ++threadAllocations;
   return __libc_malloc(n);
 }
 void* calloc(std::size_t n, std::size_t size) {
   allocations.fetch_add(1, std::memory_order_relaxed);
+  ++threadAllocations;
   return __libc_calloc(n, size);
 }
 void* realloc(void* p, std::size_t n) {
   allocations.fetch_add(1, std::memory_order_relaxed);
+  ++threadAllocations;
   return __libc_realloc(p, n);
 }
 void* aligned_alloc(std::size_t alignment, std::size_t n) {
   allocations.fetch_add(1, std::memory_order_relaxed);
+  ++threadAllocations;
   return __libc_memalign(alignment, n);
 }
 int posix_memalign(void** out, std::size_t alignment, std::size_t n) {
   allocations.fetch_add(1, std::memory_order_relaxed);
+  ++threadAllocations;
   *out = __libc_memalign(alignment, n);
   return *out ? 0 : 12;  // ENOMEM
 }
@@ -259,4 +267,35 @@ TEST(StepAllocations, DiscreteGradientsAllocateNothingPerStep) {
   };
   for (GradientMethod method : {GradientMethod::Adjoint, GradientMethod::DirectDifferentiation})
     EXPECT_EQ(allocationsOfGradient(0.4, method), allocationsOfGradient(0.2, method)) << gradientMethodName(method);
+}
+
+// Real-time mode: the stepping thread (the caller of simulate) allocates nothing per step or per
+// sample, whatever the sinks do: they run on the writer thread, whose allocations (this sink's
+// growing vector) do not count against the steps.
+TEST(StepAllocations, PacedRunAllocatesNothingPerStepOnTheSteppingThread) {
+  struct KeepingSink final : SampleSink {
+    std::vector<double> times;
+    void write(const Sample& s) override { times.push_back(s.t); }
+  };
+  const Model chain = makeChain(8, true);
+  SimulationOptions o;
+  o.formulation = "aba";
+  o.integrator = "rk4";
+  o.integratorOptions.dt = 1e-3;
+  o.outputInterval = 0.005;
+  o.realtimeSpeed = 50.0;  // 0.4 s of motion in 8 ms
+  const auto stepperAllocations = [&](double tEnd) {
+    o.tEnd = tEnd;
+    KeepingSink sink;
+    const long before = threadAllocations;
+    const SimulationResult r = simulate(chain, o, {&sink});
+    const long count = threadAllocations - before;
+    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.realtime.steps, r.steps);
+    EXPECT_EQ(static_cast<long>(sink.times.size()), r.samples);
+    EXPECT_EQ(r.samples, std::lround(tEnd / o.outputInterval) + 1);
+    return count;
+  };
+  stepperAllocations(0.1);  // warm-up: the first thread start and wait make one-time allocations
+  EXPECT_EQ(stepperAllocations(0.4), stepperAllocations(0.2));
 }

@@ -9,6 +9,7 @@
 
 #include "articula/dynamics/reference.hpp"
 #include "articula/integrate/integrator.hpp"
+#include "articula/simulate/realtime.hpp"
 #include "articula/simulate/system.hpp"
 
 namespace articula {
@@ -38,6 +39,10 @@ struct SimulationOptions {
   /// Identifies the run (model and options); a resume refuses a restart file whose
   /// fingerprint differs. runDescription(options) plus a hash of the model file is typical.
   std::string runFingerprint;
+  /// Real-time mode (simulate/realtime.hpp): > 0 paces the steps to the wall clock at this many
+  /// simulated seconds per wall-clock second, hands the samples to a writer thread, and does not
+  /// call `progress`; 0 runs as fast as it can. Not with restart files (checkpointPath).
+  double realtimeSpeed = 0.0;
 };
 
 /// The options that determine a run's numbers, as exact text (restart fingerprints).
@@ -90,6 +95,7 @@ struct SimulationResult {
   long singularConfigurations = 0;  ///< passed with stopAtSingularities off
   std::string firstSingularity;     ///< description of the first one
   long checkpoints = 0;             ///< restart files written
+  RealtimeStats realtime;           ///< step timing of a paced run (realtime.speed 0: not paced)
 };
 
 /// Runs the simulation; failures during the run are caught and reported in the
