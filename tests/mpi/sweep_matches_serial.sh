@@ -24,7 +24,7 @@ for dir in "$out/serial/cases"/*/; do
   n=$((n + 1))
 done
 [ "$n" -eq 40 ] || { echo "$n cases, expected 40"; exit 1; }
-without_cpu() { awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cpu_seconds") c = i } { $c = ""; print }' "$1"; }
+source "$root/tests/cli/lib/sweep_compare.sh"
 diff <(without_cpu "$out/serial/summary.csv") <(without_cpu "$out/mpi/summary.csv")
 [ "$(grep -c ',ok,' "$out/mpi/summary.csv")" -eq 40 ] || { cat "$out/mpi/summary.csv"; exit 1; }
 

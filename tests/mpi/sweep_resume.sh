@@ -13,14 +13,7 @@ out=$(mktemp -d)
 pid=0
 trap 'kill -9 $pid 2>/dev/null || true; rm -rf "$out"' EXIT
 model=$root/models/double_pendulum.yaml
-without_cpu() { awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cpu_seconds") c = i } { $c = ""; print }' "$1"; }
-same_sweep() {  # same_sweep DIR_A DIR_B CASES
-  local n=0 dir
-  for dir in "$1/cases"/*/; do cmp "$dir/results.csv" "$2/cases/$(basename "$dir")/results.csv"; n=$((n + 1)); done
-  [ "$n" -eq "$3" ] || { echo "$n cases in $1, expected $3"; exit 1; }
-  [ -z "$(find "$2/cases" -name '*.partial')" ] || { echo "half-written cases left in $2"; exit 1; }
-  diff <(without_cpu "$1/summary.csv") <(without_cpu "$2/summary.csv")
-}
+source "$root/tests/cli/lib/sweep_compare.sh"
 
 # 1. Stopped by --max-cases.
 args=(--grid mass:upper=0.5:2.5:5 --grid q0:shoulder=-1.2:0.3:8 --t-end 0.3 --quiet)
