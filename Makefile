@@ -43,7 +43,7 @@ test-tsan: deps
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer (clang) on the model loaders (YAML, URDF), the problem loader and the command-line parser: first the stored
+# libFuzzer (clang) on the model loaders (YAML, URDF), the problem loader, the sweep's cases table and the command-line parser: first the stored
 # corpora as a regression, then FUZZ_SECONDS of fuzzing per target. Inputs found are kept in
 # $(FUZZ_BUILD)/found-*/ (not in the source tree); a crash or hang leaves crash-*/timeout-*
 # files there and fails the target. Copy such inputs into tests/fuzz/<target>/ once fixed.
@@ -52,7 +52,7 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	@scripts/install-deps.sh clang libclang-rt-14-dev
 	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) $(SANITIZER_FLAGS) -DARTICULA_FUZZ=ON
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_model_yaml fuzz_model_urdf fuzz_cli_args fuzz_problem_yaml
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_model_yaml fuzz_model_urdf fuzz_cli_args fuzz_problem_yaml fuzz_sweep_cases
 	scripts/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # The animation pages in headless Chromium (the ctest label `browser`, part of `make test` too):

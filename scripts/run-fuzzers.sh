@@ -11,8 +11,9 @@ declare -A seeds=(
   [model_urdf]="$root/tests/fuzz/model_urdf $root/models"
   [cli_args]="$root/tests/fuzz/cli_args"
   [problem_yaml]="$root/tests/fuzz/problem_yaml $root/problems $root/tests/problems/bad"
+  [sweep_cases]="$root/tests/fuzz/sweep_cases $root/tests/sweep/bad"
 )
-for target in model_yaml model_urdf cli_args problem_yaml; do
+for target in model_yaml model_urdf cli_args problem_yaml sweep_cases; do
   found="$build/found-$target"
   mkdir -p "$found"
   fuzzer="$build/bin/fuzz_$target"

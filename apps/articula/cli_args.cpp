@@ -13,6 +13,10 @@ std::string usage() {
 
 usage:
   articula simulate MODEL [options]        simulate and write OUT/results.csv, OUT/summary.json, OUT/animation.html
+  articula sweep MODEL (--cases FILE.csv | --grid SPEC... | --monte-carlo N --vary SPEC...) [options]
+                                           run one simulation per case (parameters and initial
+                                           conditions from a table, docs/sweep.md), over MPI ranks
+                                           under mpirun; OUT/cases/ID/results.csv, OUT/summary.csv
   articula info MODEL                      bodies, joints, degrees of freedom, loops, force elements
   articula check MODEL                     validate the model (exit 0 when valid)
   articula convert MODEL -o FILE.yaml      write MODEL (a URDF robot, or a YAML model) in the YAML format
@@ -83,6 +87,21 @@ simulate options:
                          by a second thread, no progress bar; the report gives the worst and mean
                          step time and the deadline misses (not with --checkpoint)
   --realtime-speed S     paced at S simulated seconds per wall-clock second (implies --realtime)
+
+sweep options:
+  the simulate options (but --html, --no-html, --checkpoint, --resume, --realtime), for every
+  case, and
+  --cases FILE.csv       the cases: a column id, then one column per quantity that varies:
+                         mass:BODY, stiffness:SPRING, damping:SPRING, rest_length:SPRING,
+                         rest_position:JOINT_SPRING, q0:JOINT, v0:JOINT (JOINT[k] for one of
+                         several coordinates), gravity:x|y|z, t_end
+  --grid COLUMN=LO:HI:N  a full-factorial factor: N values from LO to HI (or COLUMN=V1,V2,...);
+                         repeat for each factor
+  --monte-carlo N        N cases drawn from the --vary distributions (--seed S, default 1)
+  --vary COLUMN=DIST     uniform(LO,HI) or normal(MEAN,SD); repeat for each random input
+  --max-cases K          run at most K unfinished cases, then stop (the next run continues)
+  A sweep stopped for any reason continues when run again with the same arguments; OUT keeps
+  the table it ran (OUT/cases.csv) and refuses another model, table or options.
 
 plot options:
   --y LIST               comma-separated columns to plot: column names (time, A.q, total_energy, ...,
@@ -177,64 +196,46 @@ auto asUsageError(Parse parse) {
   }
 }
 
-void parseSimulate(Args& args, Command& c) {
-  while (!args.done()) {
-    const std::string& a = args.next();
-    if (a == "--formulation")
-      c.options.formulation = args.value(a);
-    else if (a == "--integrator")
-      c.options.integrator = args.value(a);
-    else if (a == "--dt")
-      c.options.integratorOptions.dt = args.positive(a);
-    else if (a == "--basic-parameter")
-      c.options.basicParameter = args.number(a);
-    else if (a == "--penalty")
-      c.options.augmentedLagrangian.penalty = args.positive(a);
-    else if (a == "--tangent")
-      c.options.augmentedLagrangian.finiteDifferenceTangent =
-          asUsageError([&] { return finiteDifferenceTangentFromName(args.value(a)); });
-    else if (a == "--threads") {
-      c.options.augmentedLagrangian.derivatives.threads = args.wholeNumber(a, 1, 1024);
-    } else if (a == "--subsystems") {
-      c.options.subsystems = args.wholeNumber(a, 1, 1 << 20);
-    } else if (a == "--rtol")
-      c.options.integratorOptions.rtol = args.positive(a);
-    else if (a == "--atol")
-      c.options.integratorOptions.atol = args.positive(a);
-    else if (a == "--t-end")
-      c.options.tEnd = args.positive(a);
-    else if (a == "--output-dt")
-      c.options.outputInterval = args.positive(a);
-    else if (a == "--stabilization")
-      c.options.stabilization = asUsageError([&] { return stabilizationFromName(args.value(a)); });
-    else if (a == "--no-assemble")
-      c.options.assemble = false;
-    else if (a == "--out")
-      c.outDir = args.value(a);
-    else if (a == "--html")
-      c.htmlPath = args.value(a);
-    else if (a == "--no-html")
-      c.html = false;
-    else if (a == "--quiet")
-      c.quiet = true;
-    else if (a == "--checkpoint")
-      c.checkpointSeconds = args.positive(a);
-    else if (a == "--resume")
-      c.resume = true;
-    else if (a == "--through-singularities")
-      c.options.stopAtSingularities = false;
-    else if (a == "--realtime")
-      c.options.realtimeSpeed = c.options.realtimeSpeed > 0.0 ? c.options.realtimeSpeed : 1.0;
-    else if (a == "--realtime-speed")
-      c.options.realtimeSpeed = args.positive(a);
-    else if (!a.empty() && a[0] == '-')
-      throw UsageError("unknown option '" + a + "' for simulate (see articula --help)");
-    else if (c.modelPath.empty())
-      c.modelPath = a;
-    else
-      throw UsageError("unexpected argument '" + a + "': simulate takes one model file");
-  }
-  if (c.modelPath.empty()) throw UsageError("simulate needs a model file");
+// The options of a run (simulate, and every case of a sweep); false for any other argument.
+bool runOption(Args& args, Command& c, const std::string& a) {
+  if (a == "--formulation")
+    c.options.formulation = args.value(a);
+  else if (a == "--integrator")
+    c.options.integrator = args.value(a);
+  else if (a == "--dt")
+    c.options.integratorOptions.dt = args.positive(a);
+  else if (a == "--basic-parameter")
+    c.options.basicParameter = args.number(a);
+  else if (a == "--penalty")
+    c.options.augmentedLagrangian.penalty = args.positive(a);
+  else if (a == "--tangent")
+    c.options.augmentedLagrangian.finiteDifferenceTangent =
+        asUsageError([&] { return finiteDifferenceTangentFromName(args.value(a)); });
+  else if (a == "--threads")
+    c.options.augmentedLagrangian.derivatives.threads = args.wholeNumber(a, 1, 1024);
+  else if (a == "--subsystems")
+    c.options.subsystems = args.wholeNumber(a, 1, 1 << 20);
+  else if (a == "--rtol")
+    c.options.integratorOptions.rtol = args.positive(a);
+  else if (a == "--atol")
+    c.options.integratorOptions.atol = args.positive(a);
+  else if (a == "--t-end")
+    c.options.tEnd = args.positive(a);
+  else if (a == "--output-dt")
+    c.options.outputInterval = args.positive(a);
+  else if (a == "--stabilization")
+    c.options.stabilization = asUsageError([&] { return stabilizationFromName(args.value(a)); });
+  else if (a == "--no-assemble")
+    c.options.assemble = false;
+  else if (a == "--through-singularities")
+    c.options.stopAtSingularities = false;
+  else if (a == "--out")
+    c.outDir = args.value(a);
+  else if (a == "--quiet")
+    c.quiet = true;
+  else
+    return false;
+  return true;
 }
 
 // The arguments of a command that takes one input (a file or a directory) and options: `option`
@@ -249,6 +250,58 @@ void parseInputAndOptions(Args& args, const std::string& verb, const std::string
     input = a;
   }
   if (input.empty()) throw UsageError(verb + " needs a " + inputKind);
+}
+
+void parseSimulate(Args& args, Command& c) {
+  parseInputAndOptions(args, "simulate", "model file", c.modelPath, [&](const std::string& a) {
+    if (runOption(args, c, a))
+      return true;
+    else if (a == "--html")
+      c.htmlPath = args.value(a);
+    else if (a == "--no-html")
+      c.html = false;
+    else if (a == "--checkpoint")
+      c.checkpointSeconds = args.positive(a);
+    else if (a == "--resume")
+      c.resume = true;
+    else if (a == "--realtime")
+      c.options.realtimeSpeed = c.options.realtimeSpeed > 0.0 ? c.options.realtimeSpeed : 1.0;
+    else if (a == "--realtime-speed")
+      c.options.realtimeSpeed = args.positive(a);
+    else
+      return false;
+    return true;
+  });
+}
+
+void parseSweep(Args& args, Command& c) {
+  Command::SweepArgs& s = c.sweep;
+  parseInputAndOptions(args, "sweep", "model file", c.modelPath, [&](const std::string& a) {
+    if (runOption(args, c, a))
+      return true;
+    else if (a == "--cases")
+      s.casesFile = args.value(a);
+    else if (a == "--grid")
+      s.grid.push_back(asUsageError([&] { return sweep::parseGridAxis(args.value(a)); }));
+    else if (a == "--monte-carlo")
+      s.monteCarlo = args.wholeNumber(a, 1, 1000000);
+    else if (a == "--vary")
+      s.vary.push_back(asUsageError([&] { return sweep::parseDistribution(args.value(a)); }));
+    else if (a == "--seed")
+      s.seed = static_cast<std::uint64_t>(args.wholeNumber(a, 0, 2147483647));
+    else if (a == "--max-cases")
+      s.maxCases = args.wholeNumber(a, 0, 100000000);
+    else if (a == "--html" || a == "--no-html" || a == "--checkpoint" || a == "--resume" || a == "--realtime" ||
+             a == "--realtime-speed")
+      throw UsageError("option " + a + " is not for sweep: it writes no animations, resumes by itself and runs its cases as fast as it can (docs/sweep.md)");
+    else
+      return false;
+    return true;
+  });
+  const int sources = !s.casesFile.empty() + !s.grid.empty() + (s.monteCarlo > 0);
+  if (sources != 1) throw UsageError("sweep needs exactly one of --cases FILE, --grid SPEC..., --monte-carlo N");
+  if ((s.monteCarlo > 0) != !s.vary.empty()) throw UsageError("--monte-carlo N and --vary SPEC go together");
+  if (s.seed && s.monteCarlo == 0) throw UsageError("--seed is for --monte-carlo");
 }
 
 void parseGenerate(Args& args, Command& c) {
@@ -377,6 +430,9 @@ Command parse(const std::vector<std::string>& argv) {
   if (verb == "simulate") {
     c.kind = Command::Kind::Simulate;
     parseSimulate(args, c);
+  } else if (verb == "sweep") {
+    c.kind = Command::Kind::Sweep;
+    parseSweep(args, c);
   } else if (verb == "view") {
     c.kind = Command::Kind::View;
     parseInputAndOptions(args, verb, "results directory (or its results.csv)", c.resultsPath, [&](const std::string& a) {
@@ -410,7 +466,7 @@ Command parse(const std::vector<std::string>& argv) {
     c.kind = verb == "plot" ? Command::Kind::Plot : Command::Kind::Report;
     parsePlotOrReport(args, c, verb);
   } else {
-    throw UsageError("unknown command '" + verb + "' (valid: simulate, info, check, convert, generate, plot, report, view, gradient, optimize; see articula --help)");
+    throw UsageError("unknown command '" + verb + "' (valid: simulate, sweep, info, check, convert, generate, plot, report, view, gradient, optimize; see articula --help)");
   }
   return c;
 }

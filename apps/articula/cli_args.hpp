@@ -9,6 +9,7 @@
 
 #include "articula/optimize/trajectory_gradient.hpp"
 #include "articula/simulate/simulation.hpp"
+#include "articula/sweep/generators.hpp"
 
 namespace articula::cli {
 
@@ -19,7 +20,7 @@ class UsageError : public std::runtime_error {
 };
 
 struct Command {
-  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report, View, Gradient, Optimize };
+  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report, View, Gradient, Optimize, Sweep };
   Kind kind = Kind::Help;
   std::string helpTopic;  ///< help: the command whose help was asked for (empty: all)
   std::string modelPath;
@@ -31,6 +32,15 @@ struct Command {
   bool quiet = false;
   std::optional<double> checkpointSeconds;  ///< --checkpoint: restart-file interval
   bool resume = false;                      ///< --resume: continue from OUTDIR/restart.bin
+  // sweep (docs/sweep.md): the cases come from one of a file, a grid or Monte Carlo draws
+  struct SweepArgs {
+    std::string casesFile;                      ///< --cases
+    std::vector<sweep::GridAxis> grid;          ///< --grid, one per factor
+    int monteCarlo = 0;                         ///< --monte-carlo N
+    std::vector<sweep::Distribution> vary;      ///< --vary, one per random input
+    std::optional<std::uint64_t> seed;          ///< --seed (default 1)
+    long maxCases = -1;                         ///< --max-cases: stop after this many (-1: all)
+  } sweep;
   // generate chain | n-four-bar | rssr | rssr-bank
   int links = 0;         ///< --n: links of the chain, four-bars of the n-four-bar, loops of the bank
   bool spatial = false;  ///< chain only

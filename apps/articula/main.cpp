@@ -14,6 +14,7 @@
 #include "optimize_command.hpp"
 #include "progress.hpp"
 #include "results_commands.hpp"
+#include "sweep_command.hpp"
 #include "view_command.hpp"
 
 using namespace articula;
@@ -143,6 +144,8 @@ int run(const cli::Command& c) {
       return cli::gradientCommand(c);
     case cli::Command::Kind::Optimize:
       return cli::optimizeCommand(c);
+    case cli::Command::Kind::Sweep:
+      return cli::sweepCommand(c);
   }
   return 2;
 }

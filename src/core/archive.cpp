@@ -74,16 +74,19 @@ std::vector<float> ArchiveReader::getFloats() {
   return v;
 }
 
-void saveArchive(const ArchiveWriter& archive, const std::string& path) {
+void writeFileAtomically(const std::string& path, const std::string& bytes, const std::string& what) {
   const std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw Error("cannot write restart file '" + tmp + "'");
-  const bool ok = std::fwrite(archive.bytes().data(), 1, archive.bytes().size(), f) == archive.bytes().size() &&
-                  std::fflush(f) == 0;
-  if (std::fclose(f) != 0 || !ok) throw Error("cannot write restart file '" + tmp + "'");
+  if (!f) throw Error("cannot write " + what + " '" + tmp + "'");
+  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0;
+  if (std::fclose(f) != 0 || !ok) throw Error("cannot write " + what + " '" + tmp + "'");
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+}
+
+void saveArchive(const ArchiveWriter& archive, const std::string& path) {
+  writeFileAtomically(path, archive.bytes(), "restart file");
 }
 
 ArchiveReader loadArchive(const std::string& path) {

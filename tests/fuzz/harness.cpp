@@ -9,6 +9,7 @@
 #include "articula/io/urdf_model.hpp"
 #include "articula/io/yaml_problem.hpp"
 #include "articula/io/yaml_model.hpp"
+#include "articula/sweep/cases.hpp"
 #include "cli_args.hpp"
 
 namespace articula::fuzz {
@@ -97,6 +98,39 @@ void modelUrdf(const std::uint8_t* data, std::size_t size) {
   modelLoader("model_urdf", "fuzz.urdf", std::string(reinterpret_cast<const char*>(data), size), parseUrdf);
 }
 
+void sweepCases(const std::uint8_t* data, std::size_t size) {
+  static const Model model = loadModel(ARTICULA_SOURCE_DIR "/models/five_bar.yaml");
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const sweep::CaseTable table = sweep::parseCases(text, "fuzz.csv", model);
+    std::vector<std::string> ids;
+    for (const sweep::Case& c : table.cases) {
+      if (c.values.size() != table.columns.size()) violation("sweep_cases", "a case with the wrong number of values");
+      for (const double x : c.values)
+        if (!std::isfinite(x)) violation("sweep_cases", "an accepted case holds a non-finite value");
+      if (c.id.empty() || c.id[0] == '.' || c.id.find('/') != std::string::npos) violation("sweep_cases", "an unusable id: " + c.id);
+      ids.push_back(c.id);
+      // A case's values are written into the model, or refused with an articula::Error.
+      Model edited = model;
+      SimulationOptions options;
+      try {
+        sweep::applyCase(table, c, edited, options, model);
+        if (!finite(edited) || !std::isfinite(options.tEnd)) violation("sweep_cases", "a case made the model non-finite");
+      } catch (const Error&) {
+      }
+    }
+    std::sort(ids.begin(), ids.end());
+    if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) violation("sweep_cases", "accepted a duplicate id");
+  } catch (const ModelError& e) {
+    const std::string msg = e.what();
+    if (msg.empty() || msg.find('\n') != std::string::npos) violation("sweep_cases", "the message is not one line: " + msg);
+    if (e.where().file != "fuzz.csv") violation("sweep_cases", "the error does not name the file: " + msg);
+    if (e.where().line < 0 || e.where().line > lineCount(text) + 1) violation("sweep_cases", "line out of range: " + msg);
+  } catch (const std::exception& e) {
+    violation("sweep_cases", std::string("an exception other than ModelError: ") + e.what());
+  }
+}
+
 void cliArgs(const std::uint8_t* data, std::size_t size) {
   const std::vector<std::string> args = splitArguments(std::string(reinterpret_cast<const char*>(data), size));
   try {
@@ -107,6 +141,13 @@ void cliArgs(const std::uint8_t* data, std::size_t size) {
         violation("cli_args", "accepted a simulate command with an invalid time range or output interval");
       if (!(o.integratorOptions.dt > 0.0) || !std::isfinite(o.integratorOptions.dt))
         violation("cli_args", "accepted a non-positive or non-finite step");
+    }
+    if (c.kind == cli::Command::Kind::Sweep) {
+      const auto& s = c.sweep;
+      if (!s.casesFile.empty() + !s.grid.empty() + (s.monteCarlo > 0) != 1) violation("cli_args", "a sweep without exactly one source of cases");
+      for (const auto& axis : s.grid)
+        if (axis.values.empty() || !std::all_of(axis.values.begin(), axis.values.end(), [](double x) { return std::isfinite(x); }))
+          violation("cli_args", "accepted an empty or non-finite grid axis");
     }
     if (c.kind == cli::Command::Kind::Plot || c.kind == cli::Command::Kind::Report) {
       if (c.resultsPath.empty() || c.outputFile.empty()) violation("cli_args", "accepted plot or report without results or -o");

@@ -26,6 +26,12 @@ void modelUrdf(const std::uint8_t* data, std::size_t size);
 /// exactly one one-line ModelError naming a file (the problem, or the model it names).
 void problemYaml(const std::uint8_t* data, std::size_t size);
 
+/// The cases table of `articula sweep` (sweep/cases.hpp), read against models/five_bar.yaml: a
+/// malformed table must give one one-line ModelError naming the file and a line inside the input;
+/// an accepted one only finite values and unique ids, each case written into the model or refused
+/// with an articula::Error.
+void sweepCases(const std::uint8_t* data, std::size_t size);
+
 /// The command-line parser: the input is split at newlines into arguments; a bad
 /// command line must give a UsageError, a good one a command with sane options.
 void cliArgs(const std::uint8_t* data, std::size_t size);

@@ -62,6 +62,10 @@ TEST(FuzzCorpus, ProblemYamlInputsKeepTheLoaderContract) {
             14);
 }
 
+TEST(FuzzCorpus, SweepCasesKeepTheTableContract) {
+  EXPECT_GE(runAll({kRoot + "/tests/fuzz/sweep_cases", kRoot + "/tests/sweep/bad"}, articula::fuzz::sweepCases), 19);
+}
+
 TEST(FuzzCorpus, CommandLinesKeepTheParserContract) {
   EXPECT_GE(runAll({kRoot + "/tests/fuzz/cli_args"}, articula::fuzz::cliArgs), 8);
 }

@@ -47,6 +47,9 @@ class ArchiveReader {
   std::size_t pos_ = 0;
 };
 
+/// Writes `bytes` to `path.tmp`, flushes it and renames it to `path`: a reader sees the old file
+/// or the whole new one. Throws articula::Error naming the path and `what` the file is.
+void writeFileAtomically(const std::string& path, const std::string& bytes, const std::string& what);
 /// Writes `path` atomically with the archive's bytes. Throws articula::Error naming the path.
 void saveArchive(const ArchiveWriter& archive, const std::string& path);
 /// Reads a whole file. Throws articula::Error naming the path.
