@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "articula/io/yaml_model.hpp"
+#include "../simulation/run_options.hpp"
 #include "articula/simulate/simulation.hpp"
 
 using namespace articula;
@@ -53,17 +54,8 @@ struct GovernorRun {
 };
 
 GovernorRun run(const std::string& formulation, const std::string& integrator, double rtolOrDt) {
-  SimulationOptions o;
-  o.formulation = formulation;
-  o.integrator = integrator;
-  o.tEnd = kEndTime;
+  SimulationOptions o = test_models::runOptions(formulation, integrator, rtolOrDt, kEndTime);
   o.outputInterval = kOutputInterval;
-  if (integrator == "rk45") {
-    o.integratorOptions.rtol = rtolOrDt;
-    o.integratorOptions.atol = rtolOrDt * 1e-2;
-  } else {
-    o.integratorOptions.dt = rtolOrDt;
-  }
   GovernorRun r;
   r.trace.coordinate = coordinateOf("sleeve");
   r.trace.right = coordinateOf("hinge_right");

@@ -12,6 +12,7 @@
 
 #include "articula/io/yaml_model.hpp"
 #include "articula/simulate/simulation.hpp"
+#include "run_options.hpp"
 
 using namespace articula;
 
@@ -39,16 +40,7 @@ struct MarkerTrace final : SampleSink {
 
 MarkerTrace run(const std::string& formulation, const std::string& integrator, double dtOrRtol, double tEnd,
                 const Model& model = car()) {
-  SimulationOptions o;
-  o.formulation = formulation;
-  o.integrator = integrator;
-  o.tEnd = tEnd;
-  if (integrator == "rk45") {
-    o.integratorOptions.rtol = dtOrRtol;
-    o.integratorOptions.atol = dtOrRtol * 1e-2;
-  } else {
-    o.integratorOptions.dt = dtOrRtol;
-  }
+  const SimulationOptions o = test_models::runOptions(formulation, integrator, dtOrRtol, tEnd);
   MarkerTrace trace;
   const SimulationResult r = simulate(model, o, {&trace});
   EXPECT_TRUE(r.ok) << formulation << " " << integrator << ": " << r.error;
