@@ -56,6 +56,9 @@ DistributedFormulation::DistributedFormulation(const Model& model, const Formula
       projection_(model) {
   if (threads_ < 1) throw Error("distributed formulation: threads must be at least 1");
   const int count = static_cast<int>(hierarchy_.subsystems.size());
+  // Reserved: a condensation holds an Eigen::LLT, whose copy before its first factorisation
+  // reads an uninitialised status (UBSan: invalid enum load), so the leaves are never moved.
+  leaves_.reserve(static_cast<std::size_t>(count));
   for (int s = 0; s < count; ++s)
     leaves_.emplace_back(model, hierarchy_.subsystems[static_cast<std::size_t>(s)],
                          hierarchy_.subsystemHandles[static_cast<std::size_t>(s)]);
