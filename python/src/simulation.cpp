@@ -107,6 +107,7 @@ struct RunArguments {
   int threads;
   std::string stabilization;
   bool assemble, stopAtSingularities;
+  std::optional<int> subsystems;
 };
 
 SimulationOptions runOptions(const RunArguments& a) {
@@ -128,6 +129,10 @@ SimulationOptions runOptions(const RunArguments& a) {
   o.stabilization = stabilizationFromName(a.stabilization);
   o.assemble = a.assemble;
   o.stopAtSingularities = a.stopAtSingularities;
+  if (a.subsystems) {
+    if (*a.subsystems < 1) throw Error("subsystems must be at least 1 (got " + std::to_string(*a.subsystems) + ")");
+    o.subsystems = *a.subsystems;
+  }
   return o;
 }
 
@@ -269,10 +274,10 @@ void bindSimulation(py::module_& m) {
       [](const ModelHandle& h, std::string formulation, std::string integrator, double tEnd, double dt,
          double outputDt, double rtol, double atol, double tStart, std::optional<double> basicParameter,
          std::optional<double> penalty, std::string tangent, int threads, std::string stabilization, bool assemble,
-         bool stopAtSingularities) {
+         bool stopAtSingularities, std::optional<int> subsystems) {
         return run(h, {std::move(formulation), std::move(integrator), tEnd, dt, outputDt, rtol, atol, tStart,
                        basicParameter, penalty, std::move(tangent), threads, std::move(stabilization), assemble,
-                       stopAtSingularities});
+                       stopAtSingularities, subsystems});
       },
       py::arg("model"), py::kw_only(), py::arg("formulation") = d.formulation, py::arg("integrator") = d.integrator,
       py::arg("t_end") = d.tEnd, py::arg("dt") = d.integratorOptions.dt, py::arg("output_dt") = d.outputInterval,
@@ -281,13 +286,14 @@ void bindSimulation(py::module_& m) {
       py::arg("tangent") = std::string(tangentName(d.augmentedLagrangian.finiteDifferenceTangent)),
       py::arg("threads") = d.augmentedLagrangian.derivatives.threads,
       py::arg("stabilization") = std::string(stabilizationName(d.stabilization)), py::arg("assemble") = d.assemble,
-      py::arg("stop_at_singularities") = d.stopAtSingularities,
+      py::arg("stop_at_singularities") = d.stopAtSingularities, py::arg("subsystems") = py::none(),
       R"(Simulates the model from its initial state (assembled first when it has constraints) and returns a
 SimulationResult. The arguments are those of `articula simulate` (articula --help):
 
 formulation: 'auto' (aba on trees, reference with loops, hybrid with a structural integrator), or
-    one of articula.formulations(): aba, crba, dca, semi-recursive, reference, hdca, hybrid, global.
-integrator: 'rk45' (adaptive Dormand-Prince), 'rk4', 'euler'; 'trapezoidal', 'newmark', 'hht',
+    one of articula.formulations(): aba, crba, dca, semi-recursive, reference, distributed, hdca, hybrid,
+    global.
+integrator: 'rk45' (adaptive Dormand-Prince), 'rk4', 'heun', 'euler'; 'trapezoidal', 'newmark', 'hht',
     'generalized-alpha' for the index-3 formulations.
 t_end, t_start: the time range, s. dt: step of the fixed-step integrators, first step of rk45, s.
 output_dt: sampling period of the result's arrays, s. rtol, atol: tolerances of rk45.
@@ -297,6 +303,8 @@ threads: OpenMP threads of dca, hdca and the finite-difference tangent (results 
 stabilization: 'projection', 'baumgarte' or 'none' (closed loops in ODE form).
 assemble: run the initial assembly. stop_at_singularities: stop when a loop passes a singular
     configuration (False: count them and go on).
+subsystems: the distributed formulation's number of subsystems (None: the model's partition, else one;
+    docs/distributed.md).
 
 Invalid options raise ValueError before the run starts. A failure during the run does not raise:
 the result has ok False, the error, and the samples up to the failure. The GIL is released during the
