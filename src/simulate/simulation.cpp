@@ -357,23 +357,19 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     // own; the stepping thread only copies each state into the writer's queue. The writer is
     // declared after what it uses, so that leaving this scope (an error) first writes what is
     // queued and stops it.
-    const bool paced = options.realtimeSpeed > 0.0;
     std::optional<ConstraintProjector> writerProjector;
     std::optional<Sampler> writerSampler;
     std::optional<StepPacer> pacer;
-    if (paced) {
+    std::optional<SampleWriter> writer;
+    if (options.realtimeSpeed > 0.0) {
       writerProjector.emplace(model);
       writerSampler.emplace(model, *writerProjector, sinks);
       pacer.emplace(options.realtimeSpeed);
-    }
-    std::optional<SampleWriter> writer;
-    if (paced) {
       const long samples = static_cast<long>(std::ceil((options.tEnd - t) / options.outputInterval)) + 2;
       writer.emplace(qv.size(), sampleQueueCapacity(samples, qv.size()),
                      [&](double ts, const Eigen::VectorXd& state, bool interpolated) {
                        recordWith(*writerSampler, ts, state, interpolated);
                      });
-      result.realtime.queueCapacity = writer->capacity();
     }
     auto record = [&](double ts, const Eigen::VectorXd& state, bool interpolated) {
       if (!writer) return recordWith(sampler, ts, state, interpolated);
@@ -429,9 +425,8 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
       }
       if (pacer) {
         pacer->stepDone(t);
-        const long capacity = result.realtime.queueCapacity;
         result.realtime = pacer->stats();
-        result.realtime.queueCapacity = capacity;
+        result.realtime.queueCapacity = writer->capacity();
         result.realtime.outputStalls = writer->stalls();
       } else if (progress) {
         progress(t);
