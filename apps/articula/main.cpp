@@ -21,17 +21,6 @@ using namespace articula;
 
 namespace {
 
-class AnimationSink final : public SampleSink {
- public:
-  explicit AnimationSink(AnimationWriter& writer) : writer_(writer) {}
-  void write(const Sample& s) override { writer_.addFrame(s); }
-  void saveState(ArchiveWriter& out) const override { writer_.saveFrames(out); }
-  void restoreState(ArchiveReader& in) override { writer_.restoreFrames(in); }
-
- private:
-  AnimationWriter& writer_;
-};
-
 std::string fileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

@@ -203,11 +203,7 @@ int optimizeCommand(const Command& c) {
   so.baumgarteBeta = p.baumgarteBeta;
   CsvWriter csv(best, c.outDir + "/results.csv", false);
   AnimationWriter animation(best, c.outDir + "/animation.html");
-  struct Frames final : SampleSink {
-    AnimationWriter& a;
-    explicit Frames(AnimationWriter& w) : a(w) {}
-    void write(const Sample& s) override { a.addFrame(s); }
-  } frames(animation);
+  AnimationSink frames(animation);
   const SimulationResult sim = simulate(best, so, {&csv, &frames});
   writeSummaryJson(c.outDir + "/summary.json", best, modelOut, so, sim);
   animation.write(sim.ok ? "" : "run failed: " + sim.error);

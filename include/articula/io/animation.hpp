@@ -60,4 +60,16 @@ class AnimationWriter {
   std::optional<Workspace> stored_;  // kinematics of stored states (the second addFrame)
 };
 
+/// The run's samples as frames of an AnimationWriter, with the recorded frames in restart files.
+class AnimationSink final : public SampleSink {
+ public:
+  explicit AnimationSink(AnimationWriter& writer) : writer_(writer) {}
+  void write(const Sample& s) override { writer_.addFrame(s); }
+  void saveState(ArchiveWriter& out) const override { writer_.saveFrames(out); }
+  void restoreState(ArchiveReader& in) override { writer_.restoreFrames(in); }
+
+ private:
+  AnimationWriter& writer_;
+};
+
 }  // namespace articula
