@@ -47,6 +47,12 @@ MarkerTrace run(const std::string& formulation, const std::string& integrator, d
   return trace;
 }
 
+double totalMass(const Model& model) {
+  double mass = 0.0;
+  for (int i = 1; i <= model.bodyCount(); ++i) mass += model.bodies[i].mass;
+  return mass;
+}
+
 // Seed 001 eq. (43): the vertical coordinates of a chassis point and of the front-left and
 // rear-right wheel centres, each history's 2-norm of the difference summed, over 3 (ns + 1).
 double seed001Error(const MarkerTrace& a, const MarkerTrace& reference) {
@@ -79,12 +85,11 @@ TEST(Car, StandingCarsTyresCarryItsWeight) {
   Model still = car();
   still.v0.setZero();
   const MarkerTrace trace = run("reference", "rk45", 1e-10, 2.0, still);
-  double mass = 0.0;
-  for (int i = 1; i <= still.bodyCount(); ++i) mass += still.bodies[i].mass;
+  const double mass = totalMass(still);
+  const Tyre& tyre = still.tyres[0];  // the four tyres are alike
   double load = 0.0;
   for (const char* wheel : {"wheel_front_left_centre", "wheel_front_right_centre", "wheel_rear_left_centre",
                             "wheel_rear_right_centre"}) {
-    const Tyre& tyre = still.tyres[0];
     load += tyre.radialStiffness * (tyre.radius - trace.z(trace.t.size() - 1, wheel));
     EXPECT_NEAR(trace.z(trace.t.size() - 1, wheel), trace.z(0, wheel), 1e-7) << wheel;
   }
@@ -129,10 +134,9 @@ TEST(Car, CoastingOnLevelRoadLosesSpeedToRollingResistance) {
   // Samples every 0.01 s: from 0.2 s (after the wheels' slip transients) to 1.2 s.
   const auto x = [&](std::size_t j) { return trace.markers[j][*car().findMarker("chassis_front")].x(); };
   const double v1 = (x(21) - x(19)) / 0.02, v2 = (x(121) - x(119)) / 0.02;
-  double mass = 0.0;
-  for (int i = 1; i <= car().bodyCount(); ++i) mass += car().bodies[i].mass;
+  const double mass = totalMass(car());
   const double rho = trace.z(0, "wheel_front_left_centre");
-  const double spin = 0.9;  // the wheels' inertia about their axles (models/car.yaml)
+  const double spin = car().bodies[*car().findBody("wheel_front_left")].inertiaCom(1, 1);  // about the axle (y)
   const double predicted = car().tyres[0].rollingResistance * 9.81 * mass / (mass + 4.0 * spin / (rho * rho));
   EXPECT_NEAR((v1 - v2) / 1.0, predicted, 0.01 * predicted);
   std::printf("car coasting: deceleration %.5f m/s^2, rolling resistance predicts %.5f\n", v1 - v2, predicted);
