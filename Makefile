@@ -24,7 +24,8 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, but for the tests labelled
-# heavy (whole optimisations of the examples, whose code the smaller tests run too).
+# heavy (whole optimisations of the examples and long formulation sweeps, whose code the smaller
+# tests run too: ARTICULA_HEAVY_TESTS in tests/CMakeLists.txt).
 # Sanitizer builds compile at -O1 with line tables only (-g1): stack traces keep file:line, and
 # the compiler needs less than half the CPU time of -O2 -g (3 heavy files: 61 s against 138 s),
 # which was most of CI's time.
