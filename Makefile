@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-precision bench-gradient bench-peers clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-car bench-precision bench-gradient bench-peers clean
 
 all: build
 
@@ -75,6 +75,14 @@ bench-table: deps
 	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS) --target formulation_table
 	$(BUILD)-bench/bin/formulation_table
+
+# Seed 001's Tables 3-7 on the car (models/car.yaml): the fastest acceptable run of every
+# formulation x integrator family over the time-step x basic-parameter sweep (docs/benchmarks.md).
+# CAR_TABLE_FLAGS=--quick takes every fifth parameter and every second step.
+bench-car: deps
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS) --target car_table
+	$(BUILD)-bench/bin/car_table $(CAR_TABLE_FLAGS) models/car.yaml
 
 # Seed 000's single-precision study: HDCA in float and double, explicit Euler (docs/benchmarks.md).
 bench-precision: deps

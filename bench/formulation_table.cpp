@@ -2,8 +2,8 @@
 // combination, the largest fixed step (from a halving sequence) whose error by seed 001 eq. (43)
 // stays below a threshold, the CPU time of the run at that step (the integration alone, without
 // writing the samples), and the real-time factor.
-// Error: three vertical coordinates z_i (points on the mechanism) sampled every 0.01 s against the
-// reference formulation with rk45 at 1e-12, error = sum_i sqrt(sum_j (z_ij - z*_ij)^2) / (3 (ns + 1)).
+// Error (seed001_error.hpp): three vertical coordinates (points on the mechanism) sampled every
+// 0.01 s against the reference formulation with rk45 at 1e-12.
 // Run: build/bin/formulation_table [threshold]   (prints a Markdown table; docs/benchmarks.md)
 #include <algorithm>
 #include <cmath>
@@ -13,33 +13,17 @@
 #include <string>
 #include <vector>
 
-#include "articula/kinematics/kinematics.hpp"
 #include "articula/model/generators.hpp"
-#include "articula/simulate/simulation.hpp"
+#include "seed001_error.hpp"
 
 using namespace articula;
+using bench::Heights;
+using bench::Probe;
 
 namespace {
 
 // The halving sequence of steps tried, largest first.
 constexpr double kLargestStep = 0.08, kSmallestStep = 0.08 / 256;
-
-struct Probe {
-  int body;
-  Vec3 point;
-};
-
-// Vertical coordinates of the probes at every sample.
-struct Heights final : SampleSink {
-  std::vector<Probe> probes;
-  Vec3 up;                             // against gravity
-  std::vector<std::vector<double>> z;  // [probe][sample]
-  Heights(std::vector<Probe> p, const Model& m) : probes(std::move(p)), up(-m.gravity.normalized()), z(probes.size()) {}
-  void write(const Sample& s) override {
-    for (std::size_t i = 0; i < probes.size(); ++i)
-      z[i].push_back(up.dot(pointPosition(s.ws, probes[i].body, probes[i].point)));
-  }
-};
 
 struct Case {
   std::string label;
@@ -72,13 +56,7 @@ Run run(const Case& c, const char* formulation, const char* integrator, double d
     best = std::min(best, r.wallSeconds - r.outputSeconds);
     h = trial;
   }
-  double error = 0.0;
-  for (std::size_t i = 0; i < c.probes.size(); ++i) {
-    double sum = 0.0;
-    const std::size_t ns = std::min(h.z[i].size(), reference->z[i].size());
-    for (std::size_t j = 0; j < ns; ++j) sum += (h.z[i][j] - reference->z[i][j]) * (h.z[i][j] - reference->z[i][j]);
-    error += std::sqrt(sum) / (3.0 * static_cast<double>(ns));
-  }
+  const double error = bench::seed001Error(h, *reference);
   return {true, error, best};
 }
 
