@@ -5,6 +5,19 @@
 
 namespace articula {
 
+namespace {
+
+// A += w s^T s, column by column where s is non-zero: a point Jacobian is non-zero only in the
+// coordinates on the root path of its body (a handful of nv), and the dense outer product over all
+// nv^2 entries was a quarter of the hybrid formulation's time on the car (docs/benchmarks.md,
+// "Car: speed").
+void addOuterProduct(Eigen::Ref<Eigen::MatrixXd> A, double w, const Eigen::RowVectorXd& s) {
+  for (Eigen::Index j = 0; j < s.size(); ++j)
+    if (s[j] != 0.0) A.col(j) += (w * s[j]) * s.transpose();
+}
+
+}  // namespace
+
 SpringDamperTangent::SpringDamperTangent(const Model& model)
     : model_(model),
       active_(!model.jointSprings.empty() || !model.pointSprings.empty() || !model.jointLimits.empty() ||
@@ -44,8 +57,8 @@ void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q
     // and c the slopes of the tension (bump stop and damping curve included).
     sz_.noalias() = (d / L).transpose() * PB_;
     const JointForce t = pointSpringTension(s, L, sz_.dot(v));
-    K.noalias() += t.dq * sz_.transpose() * sz_;
-    C.noalias() += t.dqd * sz_.transpose() * sz_;
+    addOuterProduct(K, t.dq, sz_);
+    addOuterProduct(C, t.dqd, sz_);
   }
   // Tyres: the radial spring-damper along the normal n at the contact point P, and the slip
   // forces linearised at zero slip, Fx ~ -(K_x / V) e_x . v_P and Fy ~ -(K_y / V) e_y . v_P with
@@ -56,12 +69,12 @@ void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q
     if (r.Fz == 0.0) continue;
     pointJacobian(model_, ws, t.body, ws.X0[t.body].E * (r.point - bodyPosition(ws, t.body)), PA_);
     sz_.noalias() = r.normal.transpose() * PA_;
-    K.noalias() += t.radialStiffness * sz_.transpose() * sz_;
-    C.noalias() += t.radialDamping * sz_.transpose() * sz_;
+    addOuterProduct(K, t.radialStiffness, sz_);
+    addOuterProduct(C, t.radialDamping, sz_);
     sz_.noalias() = r.longitudinal.transpose() * PA_;
-    C.noalias() += longitudinalSlipStiffness(t.mf, r.Fz) / r.speed * sz_.transpose() * sz_;
+    addOuterProduct(C, longitudinalSlipStiffness(t.mf, r.Fz) / r.speed, sz_);
     sz_.noalias() = r.lateral.transpose() * PA_;
-    C.noalias() += corneringStiffness(t.mf, r.Fz) / r.speed * sz_.transpose() * sz_;
+    addOuterProduct(C, corneringStiffness(t.mf, r.Fz) / r.speed, sz_);
   }
 }
 
