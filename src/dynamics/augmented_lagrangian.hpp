@@ -33,6 +33,10 @@ constexpr double kSlowContraction = 0.5;
 // relative) still stays far below the constraint forces.
 constexpr double kPenaltyRaiseFactor = 10.0;
 constexpr double kMaxPenaltyRaise = 1e4;
+// Only once the positions are this close to the constraints (times the constraint tolerance):
+// before that a slow iteration is Newton's own on a strongly nonlinear step (large steps), and a
+// stiffer tangent makes it diverge instead (the four-bar at dt = 0.1 s did).
+constexpr double kPenaltyRaiseBelow = 100.0;
 
 /// The Newmark difference equations of one step in its increment dz, written in the
 /// acceleration-like variable a (seed 001 eq. (39)-(42)): v_{n+1} = gamma/(beta h) dz + vHat and
@@ -93,20 +97,23 @@ class NewtonConvergence {
 /// to the inertia) at a rate of about 1 / (1 + kPenaltyRatio s^2) per iteration. Near a singular
 /// position s is small and that rate nears 1 (0.99 at s = 1e-3: IFToMM A02's flat positions need
 /// thousands of iterations to converge), so after an iteration whose correction did not shrink
-/// by kSlowContraction the penalty is raised tenfold for the rest of the step (the tangent is
-/// factorised anew each iteration anyway). The total force alpha Phi + lambda stays consistent:
-/// lambda is updated with the penalty of the solve that produced Phi.
+/// by kSlowContraction, with the constraint error already within kPenaltyRaiseBelow times its
+/// tolerance, the penalty is raised tenfold for the rest of the step (the tangent is factorised
+/// anew each iteration anyway). The total force alpha Phi + lambda stays consistent: lambda is
+/// updated with the penalty of the solve that produced Phi.
 class StepPenalty {
  public:
-  explicit StepPenalty(double alpha) : alpha_(alpha) {}
+  StepPenalty(double alpha, const AugmentedLagrangianOptions &options) : alpha_(alpha), options_(options) {}
   double value() const { return alpha_ * raise_; }
   /// After the convergence test of an iteration, before its residual is formed.
-  void update(const NewtonConvergence &convergence) {
-    if (convergence.slow()) raise_ = std::min(raise_ * kPenaltyRaiseFactor, kMaxPenaltyRaise);
+  void update(const NewtonConvergence &convergence, double constraintError) {
+    if (convergence.slow() && constraintError <= kPenaltyRaiseBelow * options_.constraintTolerance)
+      raise_ = std::min(raise_ * kPenaltyRaiseFactor, kMaxPenaltyRaise);
   }
 
  private:
   double alpha_, raise_ = 1.0;
+  const AugmentedLagrangianOptions &options_;
 };
 
 }  // namespace articula::augmented_lagrangian

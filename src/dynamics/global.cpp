@@ -210,7 +210,7 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
   const Eigen::VectorXd& an = accelerationLike_;
   augmented_lagrangian::newmarkStep(p_, h, Xd_, an, vHat_, aHat_, dz_);  // dz = x_{n+1} - x_n here
 
-  augmented_lagrangian::StepPenalty penalty(augmented_lagrangian::penalty(options_, massScale_, b, h));
+  augmented_lagrangian::StepPenalty penalty(augmented_lagrangian::penalty(options_, massScale_, b, h), options_);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
   const double scale = b * h * h * mix;        // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
@@ -231,7 +231,7 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
       report.converged = true;
       break;
     }
-    penalty.update(convergence);  // raised while the multipliers converge slowly (singular positions)
+    penalty.update(convergence, report.constraintError);  // raised while the multipliers converge slowly (singular positions)
     const double alpha = penalty.value();
     // Residual of eq. (1) at t_{n+1}, scaled like eq. (27).
     natural_.multiplyMass(xqdd_, r_);

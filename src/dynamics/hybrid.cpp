@@ -119,7 +119,7 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
   const Eigen::VectorXd& an = accelerationLike_;
   augmented_lagrangian::newmarkStep(p_, h, vn, an, vHat_, aHat_, dz_);
 
-  augmented_lagrangian::StepPenalty penalty(augmented_lagrangian::penalty(options_, massScale_, b, h));
+  augmented_lagrangian::StepPenalty penalty(augmented_lagrangian::penalty(options_, massScale_, b, h), options_);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
   const double scale = b * h * h * mix;        // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
@@ -148,7 +148,7 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
       report.converged = true;
       break;
     }
-    penalty.update(convergence);  // raised while the multipliers converge slowly (singular positions)
+    penalty.update(convergence, report.constraintError);  // raised while the multipliers converge slowly (singular positions)
     const double alpha = penalty.value();
     // Residual of eq. (1) at t_{n+1}, scaled like eq. (27).
     r_.noalias() = M_ * qdd_;  // the product on its own: inside a sum it makes a heap temporary
