@@ -92,15 +92,16 @@ class NewtonConvergence {
   double increment_ = INFINITY, previous_ = INFINITY;
 };
 
-/// The penalty of one step. Each Newton iteration updates the multipliers by alpha Phi, which
-/// removes the constraint error in a direction where the Jacobian has singular value s (relative
-/// to the inertia) at a rate of about 1 / (1 + kPenaltyRatio s^2) per iteration. Near a singular
-/// position s is small and that rate nears 1 (0.99 at s = 1e-3: IFToMM A02's flat positions need
-/// thousands of iterations to converge), so after an iteration whose correction did not shrink
-/// by kSlowContraction, with the constraint error already within kPenaltyRaiseBelow times its
-/// tolerance, the penalty is raised tenfold for the rest of the step (the tangent is factorised
-/// anew each iteration anyway). The total force alpha Phi + lambda stays consistent: lambda is
-/// updated with the penalty of the solve that produced Phi.
+/// The penalty of one step. Each Newton iteration updates the multipliers by alpha Phi
+/// (seed 001 eq. (2)), which removes the constraint error in a direction where the Jacobian has
+/// singular value s (relative to the inertia) at a rate of about 1 / (1 + kPenaltyRatio s^2) per
+/// iteration. Near a singular position s is small and that rate nears 1 (0.99 at s = 1e-3: IFToMM
+/// A02's flat positions needed thousands of iterations), so after an iteration whose correction
+/// did not shrink by kSlowContraction, with the constraint error already within
+/// kPenaltyRaiseBelow times its tolerance, the penalty is raised tenfold for the rest of the step
+/// (the tangent, seed 001 eq. (26), is factorised anew each iteration anyway). The total force
+/// alpha Phi + lambda stays consistent: lambda is updated with the penalty of the solve that
+/// produced Phi.
 class StepPenalty {
  public:
   StepPenalty(double alpha, const AugmentedLagrangianOptions &options) : alpha_(alpha), options_(options) {}

@@ -119,7 +119,6 @@ std::string SingularityMonitor::check(double t, const Eigen::VectorXd& q) {
   const Determinant now = minor(constraints_.J);
   std::string found;
   bool searched = false;
-  const Eigen::MatrixXd J = constraints_.J;  // the searches below evaluate J elsewhere
   if (now.sign != previous_.sign) {
     // A zero of odd order between the last state and this one: bisection on the sign along
     // the straight line between them (path parameter 1 to 2).
@@ -156,8 +155,9 @@ std::string SingularityMonitor::check(double t, const Eigen::VectorXd& q) {
     searched = true;
   }
   if (searched) {
-    choosePartition(J);  // continue with the best choice at the new state
-    previous_ = minor(J);
+    evaluate(t, q);  // the search evaluated J elsewhere
+    choosePartition(constraints_.J);  // continue with the best choice at the new state
+    previous_ = minor(constraints_.J);
     haveBefore_ = false;
   } else {
     qBefore_ = qPrev_;
