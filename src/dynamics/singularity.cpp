@@ -30,8 +30,16 @@ std::string describeCoordinates(const Model& m, const std::vector<int>& cols) {
   for (int c : cols)
     for (int i = 1; i <= m.bodyCount(); ++i) {
       const Joint& j = m.joints[i];
-      if (c >= j.iv && c < j.iv + j.nv)
-        list += (list.empty() ? "" : ", ") + j.name + (j.nv > 1 ? "[" + std::to_string(c - j.iv) + "]" : "");
+      if (c < j.iv || c >= j.iv + j.nv) continue;
+      // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) about `"[" + std::to_string(...)`
+      // once this function is inlined.
+      if (!list.empty()) list += ", ";
+      list += j.name;
+      if (j.nv > 1) {
+        list += '[';
+        list += std::to_string(c - j.iv);
+        list += ']';
+      }
     }
   return list;
 }
