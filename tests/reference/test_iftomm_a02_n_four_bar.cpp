@@ -156,7 +156,7 @@ TEST(IftommA02, ExactSolutionIsTheModelsMotionAndIsConverged) {
 }
 
 // The whole benchmark, 20 s (20 000 steps of 81 coordinates): labelled heavy in
-// tests/CMakeLists.txt (hybrid 29 to 65 s, global 123 to 218 s on the shared 2-core machine,
+// tests/CMakeLists.txt (hybrid 19 to 65 s, global 88 to 218 s on the shared 2-core machine,
 // 2026-11-25, depending on its load). The first 2 s below run in the normal suite.
 TEST(IftommA02, HybridTrapezoidalWithinHighPrecision) {
   A02Run r;
