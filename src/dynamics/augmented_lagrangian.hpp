@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -24,6 +25,18 @@ constexpr double kRoundoffUlps = 16.0;
 // A correction that no longer halves within this factor of that floor is the
 // noise of a badly conditioned tangent (many loops near a singular position).
 constexpr double kStagnationFactor = 1e3;
+// A correction larger than this fraction of the one before converges linearly: the iteration of
+// the multipliers in a direction the constraint Jacobian nearly loses (a singular position).
+constexpr double kSlowContraction = 0.5;
+// Each such iteration raises the step's penalty this much, up to kMaxPenaltyRaise times alpha: a
+// penalty ratio of 1e8, where alpha times the rounding of the constraint functions (1e-16
+// relative) still stays far below the constraint forces.
+constexpr double kPenaltyRaiseFactor = 10.0;
+constexpr double kMaxPenaltyRaise = 1e4;
+// Only once the positions are this close to the constraints (times the constraint tolerance):
+// before that a slow iteration is Newton's own on a strongly nonlinear step (large steps), and a
+// stiffer tangent makes it diverge instead (the four-bar at dt = 0.1 s did).
+constexpr double kPenaltyRaiseBelow = 100.0;
 
 /// The Newmark difference equations of one step in its increment dz, written in the
 /// acceleration-like variable a (seed 001 eq. (39)-(42)): v_{n+1} = gamma/(beta h) dz + vHat and
@@ -60,12 +73,14 @@ class NewtonConvergence {
     previous_ = increment_;
     increment_ = incrementCorrection;
   }
+  /// Whether the last correction shrank by less than kSlowContraction.
+  bool slow() const { return increment_ > kSlowContraction * previous_; }
   /// Size of the last correction of the acceleration-like variable.
   double accelerationCorrection() const { return increment_ / betaH2_; }
   /// Whether the iterate reached after the last correction is converged, given
   /// its accelerations' size and constraint error.
   bool converged(double accelerationSize, double constraintError) const {
-    const bool stagnant = increment_ <= kStagnationFactor * roundoffFloor_ && increment_ >= 0.5 * previous_;
+    const bool stagnant = increment_ <= kStagnationFactor * roundoffFloor_ && slow();
     return (accelerationCorrection() <= options_.newtonTolerance * (1.0 + accelerationSize) ||
             increment_ <= roundoffFloor_ || stagnant) &&
            constraintError <= options_.constraintTolerance;
@@ -75,6 +90,31 @@ class NewtonConvergence {
   const AugmentedLagrangianOptions &options_;
   double betaH2_, roundoffFloor_;
   double increment_ = INFINITY, previous_ = INFINITY;
+};
+
+/// The penalty of one step. Each Newton iteration updates the multipliers by alpha Phi
+/// (seed 001 eq. (2)), which removes the constraint error in a direction where the Jacobian has
+/// singular value s (relative to the inertia) at a rate of about 1 / (1 + kPenaltyRatio s^2) per
+/// iteration. Near a singular position s is small and that rate nears 1 (0.99 at s = 1e-3: IFToMM
+/// A02's flat positions needed thousands of iterations), so after an iteration whose correction
+/// did not shrink by kSlowContraction, with the constraint error already within
+/// kPenaltyRaiseBelow times its tolerance, the penalty is raised tenfold for the rest of the step
+/// (the tangent, seed 001 eq. (26), is factorised anew each iteration anyway). The total force
+/// alpha Phi + lambda stays consistent: lambda is updated with the penalty of the solve that
+/// produced Phi.
+class StepPenalty {
+ public:
+  StepPenalty(double alpha, const AugmentedLagrangianOptions &options) : alpha_(alpha), options_(options) {}
+  double value() const { return alpha_ * raise_; }
+  /// After the convergence test of an iteration, before its residual is formed.
+  void update(const NewtonConvergence &convergence, double constraintError) {
+    if (convergence.slow() && constraintError <= kPenaltyRaiseBelow * options_.constraintTolerance)
+      raise_ = std::min(raise_ * kPenaltyRaiseFactor, kMaxPenaltyRaise);
+  }
+
+ private:
+  double alpha_, raise_ = 1.0;
+  const AugmentedLagrangianOptions &options_;
 };
 
 }  // namespace articula::augmented_lagrangian

@@ -210,7 +210,7 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
   const Eigen::VectorXd& an = accelerationLike_;
   augmented_lagrangian::newmarkStep(p_, h, Xd_, an, vHat_, aHat_, dz_);  // dz = x_{n+1} - x_n here
 
-  const double alpha = augmented_lagrangian::penalty(options_, massScale_, b, h);
+  augmented_lagrangian::StepPenalty penalty(augmented_lagrangian::penalty(options_, massScale_, b, h), options_);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
   const double scale = b * h * h * mix;        // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
@@ -226,11 +226,13 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
     report.constraintError = infNorm(phi_);
     if (!std::isfinite(report.constraintError) || !Q_.allFinite()) break;
     // Multipliers from the positions the last correction produced, eq. (2) (see hybrid.cpp).
-    if (report.iterations > 1) lambda_ += alpha * phi_;
+    if (report.iterations > 1) lambda_ += penalty.value() * phi_;
     if (convergence.converged(infNorm(xqdd_), report.constraintError)) {
       report.converged = true;
       break;
     }
+    penalty.update(convergence, report.constraintError);  // raised while the multipliers converge slowly (singular positions)
+    const double alpha = penalty.value();
     // Residual of eq. (1) at t_{n+1}, scaled like eq. (27).
     natural_.multiplyMass(xqdd_, r_);
     r_ -= Q_;
@@ -251,7 +253,7 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
     // acceleration-like variable moves with the projected accelerations. Near a singular
     // position the iterated projection converges slowly in the direction the Jacobian loses;
     // what it leaves shows in the run's constraint errors, and the step stands (as in hybrid.cpp).
-    const double weight = mix * b * h * h * alpha;
+    const double weight = mix * b * h * h * penalty.value();
     project(xv_, nu_, weight);
     natural_.accelerationBias(tNew, xq_, xv_, gamma_);
     aHat_ = xqdd_;  // free again: keeps the unprojected accelerations

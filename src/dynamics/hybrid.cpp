@@ -1,5 +1,6 @@
 #include "articula/dynamics/hybrid.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "articula/dynamics/force_elements.hpp"
@@ -118,12 +119,17 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
   const Eigen::VectorXd& an = accelerationLike_;
   augmented_lagrangian::newmarkStep(p_, h, vn, an, vHat_, aHat_, dz_);
 
-  const double alpha = augmented_lagrangian::penalty(options_, massScale_, b, h);
+  augmented_lagrangian::StepPenalty penalty(augmented_lagrangian::penalty(options_, massScale_, b, h), options_);
   const double mix = (1.0 - df) / (1.0 - dm);  // d qdd_{n+1} / d a_{n+1}
   const double scale = b * h * h * mix;        // residual scaling, as in eq. (27)
   lambdaSaved_ = lambda_;
 
-  augmented_lagrangian::NewtonConvergence convergence(options_, b, h, infNorm(x.head(nq)));
+  // The constraint functions are evaluated in world coordinates, so their rounding, and with it the
+  // round-off floor of the corrections, follows the bodies' distance from the origin (40 m on IFToMM
+  // A02, whose joint angles are all near 0 at its flat positions), not only the joint coordinates.
+  double positionSize = infNorm(x.head(nq));
+  for (const Transform& pose : ws_.X0) positionSize = std::max(positionSize, pose.r.cwiseAbs().maxCoeff());
+  augmented_lagrangian::NewtonConvergence convergence(options_, b, h, positionSize);
   NewtonReport report;
   for (report.iterations = 1; report.iterations <= options_.maxIterations; ++report.iterations) {
     q_ = qn;
@@ -137,11 +143,13 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     // Multipliers from the positions the last correction produced, eq. (2). Updating them with
     // the constraint error of the positions before the correction instead would lag one
     // iteration behind, and the coupled iteration then oscillates instead of converging.
-    if (report.iterations > 1 && constraints_.size()) lambda_ += alpha * constraints_.g;
+    if (report.iterations > 1 && constraints_.size()) lambda_ += penalty.value() * constraints_.g;
     if (convergence.converged(infNorm(qdd_), report.constraintError)) {
       report.converged = true;
       break;
     }
+    penalty.update(convergence, report.constraintError);  // raised while the multipliers converge slowly (singular positions)
+    const double alpha = penalty.value();
     // Residual of eq. (1) at t_{n+1}, scaled like eq. (27).
     r_.noalias() = M_ * qdd_;  // the product on its own: inside a sum it makes a heap temporary
     r_ -= Q_;
@@ -167,7 +175,7 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     // relation keeps holding. Near a singular position the iterated projection converges slowly
     // in the direction the Jacobian loses; what it leaves is reported by the run (largest
     // velocity constraint error), and a smaller step would not help, so the step stands.
-    const double weight = mix * b * h * h * alpha;
+    const double weight = mix * b * h * h * penalty.value();
     project(v_, constraints_.nu, weight);
     updateVelocities(model_, ws_, q_, v_);
     constraints_.accelerationBias(ws_, tNew);

@@ -2,6 +2,7 @@
 
 #include <Eigen/LU>
 #include <Eigen/SVD>
+#include <cmath>
 #include <sstream>
 
 #include "articula/kinematics/kinematics.hpp"
@@ -11,12 +12,17 @@ namespace articula {
 namespace {
 // Rank decisions relative to the largest pivot, as for the reference solver's decomposition.
 constexpr double kRankThreshold = 1e-10;
-// Bisection steps along the segment between two states (resolution 2^-40 of the step).
+// Bisection steps along the segment between two states (resolution 2^-40 of the step), and
+// golden-section steps over two segments to about the same resolution (0.618^58 = 2^-40).
 constexpr int kBisections = 40;
+constexpr int kGoldenSections = 58;
 // At a zero of a minor found to that resolution, a rank-deficient Jacobian has a relative
 // smallest singular value of the order of the resolution times the step; a merely poor
 // choice of coordinates leaves it of order one.
 constexpr double kSingularRatio = 1e-6;
+// A dip of the minor's magnitude smaller than this relative change is rounding (a mechanism at
+// rest, a minor that stays constant), not worth a search.
+constexpr double kDipMargin = 1e-8;
 
 // Names the joint coordinates of the dependent-coordinate choice, for the message.
 std::string describeCoordinates(const Model& m, const std::vector<int>& cols) {
@@ -24,8 +30,16 @@ std::string describeCoordinates(const Model& m, const std::vector<int>& cols) {
   for (int c : cols)
     for (int i = 1; i <= m.bodyCount(); ++i) {
       const Joint& j = m.joints[i];
-      if (c >= j.iv && c < j.iv + j.nv)
-        list += (list.empty() ? "" : ", ") + j.name + (j.nv > 1 ? "[" + std::to_string(c - j.iv) + "]" : "");
+      if (c < j.iv || c >= j.iv + j.nv) continue;
+      // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) about `"[" + std::to_string(...)`
+      // once this function is inlined.
+      if (!list.empty()) list += ", ";
+      list += j.name;
+      if (j.nv > 1) {
+        list += '[';
+        list += std::to_string(c - j.iv);
+        list += ']';
+      }
     }
   return list;
 }
@@ -52,60 +66,113 @@ void SingularityMonitor::choosePartition(const Eigen::MatrixXd& J) {
   for (int k = 0; k < rank_; ++k) cols_[static_cast<std::size_t>(k)] = lu.permutationQ().indices()[k];
 }
 
-double SingularityMonitor::minor(const Eigen::MatrixXd& J) {
+SingularityMonitor::Determinant SingularityMonitor::minor(const Eigen::MatrixXd& J) {
   const int r = static_cast<int>(rows_.size());
-  if (r == 0) return 1.0;
+  if (r == 0) return {};
   minor_.resize(r, r);  // sized by choosePartition's rank: no allocation between re-choices
   for (int a = 0; a < r; ++a)
     for (int b = 0; b < r; ++b)
       minor_(a, b) = J(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(b)]);
   minorLu_.compute(minor_);
-  return minorLu_.determinant();
+  Determinant d;
+  d.sign = minorLu_.permutationP().determinant();
+  for (int k = 0; k < r; ++k) {
+    const double pivot = minorLu_.matrixLU()(k, k);
+    if (pivot < 0.0) d.sign = -d.sign;
+    d.logMagnitude += std::log(std::abs(pivot));  // -inf at an exact zero, which compares fine
+  }
+  return d;
+}
+
+double SingularityMonitor::pathTime(double s, double t) const {
+  return s <= 1.0 ? tBefore_ + s * (tPrev_ - tBefore_) : tPrev_ + (s - 1.0) * (t - tPrev_);
+}
+
+SingularityMonitor::Determinant SingularityMonitor::minorAlongPath(double s, double t, const Eigen::VectorXd& q) {
+  if (s <= 1.0)
+    qPath_ = (1.0 - s) * qBefore_ + s * qPrev_;
+  else
+    qPath_ = (2.0 - s) * qPrev_ + (s - 1.0) * q;
+  evaluate(pathTime(s, t), qPath_);
+  return minor(constraints_.J);
+}
+
+std::string SingularityMonitor::describeIfSingular(double tSingular, double tFrom, double tTo) {
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(constraints_.J);
+  const Eigen::VectorXd sv = svd.singularValues();
+  const double ratio = sv[rank_ - 1] / sv[0];
+  if (ratio > kSingularRatio) return {};
+  std::ostringstream s;
+  s.precision(9);
+  s << "the mechanism passed through a singular configuration of its constraints near t = " << tSingular
+    << " s (between steps at " << tFrom << " and " << tTo
+    << " s the constraint Jacobian loses rank: smallest to largest singular value " << ratio
+    << "; watched dependent coordinates " << describeCoordinates(model_, cols_)
+    << "); past it the motion may have switched assembly branch";
+  return s.str();
 }
 
 void SingularityMonitor::start(double t, const Eigen::VectorXd& q) {
   evaluate(t, q);
   qPrev_ = q;
   tPrev_ = t;
+  haveBefore_ = false;
   choosePartition(constraints_.J);
-  sign_ = minor(constraints_.J) >= 0.0 ? 1.0 : -1.0;
+  previous_ = minor(constraints_.J);
 }
 
 std::string SingularityMonitor::check(double t, const Eigen::VectorXd& q) {
   if (constraints_.size() == 0 || rank_ == 0) return {};
   evaluate(t, q);
+  const Determinant now = minor(constraints_.J);
   std::string found;
-  if ((minor(constraints_.J) >= 0.0 ? 1.0 : -1.0) != sign_) {
-    // The watched minor vanished between the two states: find where along the straight
-    // line between them (bisection), and ask whether the whole Jacobian is rank deficient
-    // there or only this choice of dependent coordinates is poor.
-    const Eigen::MatrixXd J = constraints_.J;
-    double lo = 0.0, hi = 1.0;
-    Eigen::VectorXd qs = q;
+  bool searched = false;
+  if (now.sign != previous_.sign) {
+    // A zero of odd order between the last state and this one: bisection on the sign along
+    // the straight line between them (path parameter 1 to 2).
+    double lo = 1.0, hi = 2.0;
     for (int it = 0; it < kBisections; ++it) {
       const double mid = 0.5 * (lo + hi);
-      qs = (1.0 - mid) * qPrev_ + mid * q;
-      evaluate(tPrev_ + mid * (t - tPrev_), qs);
-      if ((minor(constraints_.J) >= 0.0 ? 1.0 : -1.0) == sign_)
-        lo = mid;
-      else
-        hi = mid;
+      (minorAlongPath(mid, t, q).sign == previous_.sign ? lo : hi) = mid;
     }
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(constraints_.J);
-    const Eigen::VectorXd sv = svd.singularValues();
-    const double ratio = sv[rank_ - 1] / sv[0];
-    if (!(ratio > kSingularRatio)) {
-      std::ostringstream s;
-      s.precision(9);
-      s << "the mechanism passed through a singular configuration of its constraints near t = "
-        << tPrev_ + hi * (t - tPrev_) << " s (between steps at " << tPrev_ << " and " << t
-        << " s the constraint Jacobian loses rank: smallest to largest singular value " << ratio
-        << "; watched dependent coordinates " << describeCoordinates(model_, cols_)
-        << "); past it the motion may have switched assembly branch";
-      found = s.str();
+    minorAlongPath(hi, t, q);
+    found = describeIfSingular(pathTime(hi, t), tPrev_, t);
+    searched = true;
+  } else if (haveBefore_ && previous_.logMagnitude < before_.logMagnitude - kDipMargin &&
+             previous_.logMagnitude < now.logMagnitude - kDipMargin) {
+    // The magnitude dipped at the last state without a change of sign: a zero of even order
+    // (or a touch, or only a poor choice of coordinates) somewhere on the path from the state
+    // before last to this one. Golden-section search for its smallest magnitude there.
+    const double shrink = (std::sqrt(5.0) - 1.0) / 2.0;
+    double a = 0.0, b = 2.0, c = b - shrink * (b - a), d = a + shrink * (b - a);
+    double fc = minorAlongPath(c, t, q).logMagnitude, fd = minorAlongPath(d, t, q).logMagnitude;
+    for (int it = 0; it < kGoldenSections; ++it) {
+      if (fc < fd) {
+        b = d, d = c, fd = fc;
+        c = b - shrink * (b - a);
+        fc = minorAlongPath(c, t, q).logMagnitude;
+      } else {
+        a = c, c = d, fc = fd;
+        d = a + shrink * (b - a);
+        fd = minorAlongPath(d, t, q).logMagnitude;
+      }
     }
-    choosePartition(J);  // continue with the best choice at the new state
-    sign_ = minor(J) >= 0.0 ? 1.0 : -1.0;
+    const double best = fc < fd ? c : d;
+    minorAlongPath(best, t, q);
+    found = describeIfSingular(pathTime(best, t), tBefore_, t);
+    searched = true;
+  }
+  if (searched) {
+    evaluate(t, q);  // the search evaluated J elsewhere
+    choosePartition(constraints_.J);  // continue with the best choice at the new state
+    previous_ = minor(constraints_.J);
+    haveBefore_ = false;
+  } else {
+    qBefore_ = qPrev_;
+    tBefore_ = tPrev_;
+    before_ = previous_;
+    haveBefore_ = true;
+    previous_ = now;
   }
   qPrev_ = q;
   tPrev_ = t;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "articula/io/yaml_model.hpp"
+#include "articula/model/generators.hpp"
 #include "recorder.hpp"
 
 using namespace articula;
@@ -64,4 +65,23 @@ TEST(SingularConfigurations, CrankRockerFourBarHasNone) {
   const SimulationResult r = simulate(model, o, {});
   EXPECT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.singularConfigurations, 0);
+}
+
+// The N four-bar mechanism with N even (IFToMM A02 has N = 40): at its flat position N loops lose
+// rank at once, so the watched minor behaves like sin^N of the crank angle and keeps its sign; the
+// monitor sees the dip of its magnitude instead. With N = 2 the run stops at the first flat
+// position, the crank within one step's travel of angle 0 (it starts at pi/2 turning clockwise).
+TEST(SingularConfigurations, EvenNFourBarStopsAtItsFirstFlatPosition) {
+  for (int fourBars : {2, 3}) {
+    test_models::Recorder rec;
+    const SimulationResult r = simulate(makeNFourBar(fourBars), options(true), {&rec});
+    ASSERT_FALSE(r.ok) << "N = " << fourBars;
+    EXPECT_NE(r.error.find("singular configuration"), std::string::npos) << r.error;
+    expectFinite(rec);
+    ASSERT_FALSE(rec.q.empty());
+    const Model model = makeNFourBar(fourBars);
+    const int crank = model.joints[*model.findJoint("A0")].iq;
+    EXPECT_LT(std::abs(rec.q.back()[crank]), 0.2) << "N = " << fourBars << ": crank angle at the last sample";
+    EXPECT_GT(r.tReached, 0.3) << "N = " << fourBars;
+  }
 }

@@ -3,13 +3,16 @@
 // Where the constraint Jacobian J (equations x velocity coordinates) loses rank, a
 // closed-loop mechanism can leave its assembly branch (a parallelogram four-bar turning
 // into an anti-parallelogram at its flat position) while every constraint stays
-// satisfied, so nothing else would notice. Between two accepted steps the monitor
-// watches the sign of the determinant of J restricted to a choice of r independent
-// equations and r dependent coordinates (r = rank of J, chosen by full pivoting). When
-// the sign changes, the minor vanished in between: bisection along the straight line
-// between the two configurations finds where, and the singular values of J there tell
-// whether the whole Jacobian lost rank (a singular configuration) or only the choice was
-// poor (the monitor then moves to the best choice at the new state).
+// satisfied, so nothing else would notice. Between accepted steps the monitor watches the
+// determinant of J restricted to a choice of r independent equations and r dependent
+// coordinates (r = rank of J, chosen by full pivoting). The minor vanished in between when
+// its sign changes (a zero of odd order) or when its magnitude has a local minimum over the
+// last three states (a zero of even order, which keeps the sign: the N four-bar mechanism
+// with N even, whose minor behaves like sin^N of the crank angle; or a touch). Bisection on
+// the sign, or a golden-section search for the smallest magnitude, along the straight lines
+// between the states finds where, and the singular values of J there tell whether the whole
+// Jacobian lost rank (a singular configuration) or only the choice was poor (the monitor then
+// moves to the best choice at the new state).
 #pragma once
 
 #include <Eigen/Core>
@@ -34,19 +37,32 @@ class SingularityMonitor {
   int rank() const { return rank_; }
 
  private:
+  /// Sign and log of the magnitude of a determinant (the log keeps sin^N-like minors of many
+  /// loops from underflowing).
+  struct Determinant {
+    double sign = 1.0, logMagnitude = 0.0;
+  };
   void evaluate(double t, const Eigen::VectorXd& q);
   void choosePartition(const Eigen::MatrixXd& J);
   /// Determinant of J restricted to the watched equations and coordinates (buffers reused).
-  double minor(const Eigen::MatrixXd& J);
+  Determinant minor(const Eigen::MatrixXd& J);
+  /// The watched minor at fraction s of the path from the state before last through the last
+  /// one to (t, q) (s in [0, 2]; only [1, 2] when there is no state before last).
+  Determinant minorAlongPath(double s, double t, const Eigen::VectorXd& q);
+  double pathTime(double s, double t) const;
+  /// The description of a singular configuration when J at the last minorAlongPath call has lost
+  /// rank (its smallest to largest singular value below kSingularRatio); else empty.
+  std::string describeIfSingular(double tSingular, double tFrom, double tTo);
 
   const Model& model_;
   Workspace ws_;
   ConstraintEvaluator constraints_;
-  Eigen::VectorXd qPrev_;
-  double tPrev_ = 0.0;
+  Eigen::VectorXd qPrev_, qBefore_, qPath_;
+  double tPrev_ = 0.0, tBefore_ = 0.0;
+  bool haveBefore_ = false;  // qBefore_ (the state before qPrev_) was seen with the same minor
   int rank_ = 0;
   std::vector<int> rows_, cols_;  // the watched choice of equations and dependent coordinates
-  double sign_ = 1.0;             // sign of its determinant at the previous state
+  Determinant previous_, before_;  // the watched minor at qPrev_ and at qBefore_
   Eigen::MatrixXd minor_;
   Eigen::PartialPivLU<Eigen::MatrixXd> minorLu_;
 };
