@@ -9,6 +9,7 @@
 #include "articula/io/summary_json.hpp"
 #include "articula/io/yaml_model.hpp"
 #include "articula/model/generators.hpp"
+#include "articula/parallel/communicator.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "optimize_command.hpp"
@@ -35,9 +36,20 @@ Model loadReported(const std::string& path) {
   return model;
 }
 
-int simulateCommand(const cli::Command& c) {
-  const Model model = loadReported(c.modelPath);
+// One process (world null), or one rank of an MPI run of the distributed formulation: every rank
+// integrates the whole state, rank 0 alone writes the outputs and the report.
+int simulateRun(const cli::Command& c, const parallel::Communicator* world) {
+  const bool root = world == nullptr || world->rank() == 0;
+  const Model model = root ? loadReported(c.modelPath) : loadModel(c.modelPath);
   SimulationOptions options = c.options;
+  if (world != nullptr && world->size() > 1) {
+    if (options.formulation != "distributed")
+      throw Error("under mpirun (" + std::to_string(world->size()) + " ranks) only --formulation distributed runs across "
+                  "the ranks, not '" + options.formulation + "': start it without mpirun");
+    if (c.checkpointSeconds || c.resume)
+      throw Error("--checkpoint and --resume are not available across MPI ranks: start the run without them");
+    options.communicator = world;
+  }
   const std::string restartPath = c.outDir + "/restart.bin";
   if (c.checkpointSeconds) {
     options.checkpointPath = restartPath;
@@ -56,6 +68,7 @@ int simulateCommand(const cli::Command& c) {
   checkRunOptions(model, options);
   if (c.options.assemble && !c.resume) cli::checkAssembly(model);
   if (c.resume) checkRestartFile(options);
+  if (!root) return simulate(model, options, {}, [](double) {}).ok ? 0 : 1;
   std::filesystem::create_directories(c.outDir);
   const std::string csvPath = c.outDir + "/results.csv";
   const std::string summaryPath = c.outDir + "/summary.json";
@@ -82,6 +95,21 @@ int simulateCommand(const cli::Command& c) {
   if (!options.checkpointPath.empty() || c.resume) std::filesystem::remove(restartPath);
   if (!c.quiet) cli::printRunReport(std::cout, model, r, c.outDir, animation ? animation->path() : "");
   return 0;
+}
+
+int simulateCommand(const cli::Command& c) {
+  if (!parallel::Communicator::launchedByMpi()) return simulateRun(c, nullptr);
+  // Every rank of a build without MPI would run the whole model into the same directory.
+  if (!parallel::Communicator::mpiBuilt())
+    throw Error("this articula was built without MPI (ARTICULA_MPI): start simulate without mpirun");
+  const parallel::Communicator world;
+  // Every rank meets the same configuration errors; rank 0 says it once.
+  try {
+    return simulateRun(c, &world);
+  } catch (const std::exception&) {
+    if (world.rank() == 0) throw;
+    return 2;
+  }
 }
 
 // `articula generate` and `convert`: the model in the YAML format.
