@@ -29,7 +29,7 @@ SubsystemCondensation::SubsystemCondensation(const Model& model, std::vector<int
       below_[static_cast<std::size_t>(at)].push_back(static_cast<int>(s));
   }
   for (auto& b : below_) std::sort(b.begin(), b.end());
-  T_.assign(n * k, Mat6::Zero());
+  T_.assign(k, Mat6::Zero());
   w1_.assign(n * k, Vec6::Zero());
   Dacc_.assign(k * k, Mat6::Zero());
   Racc_.assign(k, Vec6::Zero());
@@ -46,9 +46,8 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
   for (Vec6& r : Racc_) r.setZero();
   for (std::size_t li = bodies_.size() - 1; li >= 1; --li) {
     const int i = bodies_[li];
-    const std::size_t lp = static_cast<std::size_t>(parentLocal_[li]);
     const Joint& j = model_.joints[static_cast<std::size_t>(i)];
-    if (handleSlot_[li] >= 0) T_[li * k + static_cast<std::size_t>(handleSlot_[li])].setIdentity();
+    if (handleSlot_[li] >= 0) T_[static_cast<std::size_t>(handleSlot_[li])].setIdentity();
     articulatedProjection(w, i, j.parent, j, tau);  // eq. (1)-(2) for joint i: ABA pass 2
     const std::vector<int>& below = below_[li];
     if (below.empty()) continue;
@@ -63,11 +62,11 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
       se.col(0) = s;
       se.col(1) = c + (invD * u) * s;
       for (int h : below) {
-        const Mat6& T = T_[li * k + static_cast<std::size_t>(h)];
+        Mat6& T = T_[static_cast<std::size_t>(h)];  // T_ih, becomes T_parent(i),h
         const Eigen::Matrix<double, 6, 2> pulled = T.transpose() * se;
         const Vec6 wh = pulled.col(0);  // (S^T T)^T
         w1_[li * k + static_cast<std::size_t>(h)] = wh;
-        T_[lp * k + static_cast<std::size_t>(h)].noalias() = T - Ud * wh.transpose();
+        T.noalias() -= Ud * wh.transpose();
         Racc_[static_cast<std::size_t>(h)] += pulled.col(1);
       }
       for (std::size_t a = 0; a < below.size(); ++a) {
@@ -83,13 +82,11 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
     const auto& Dinv = w.Dinv[static_cast<std::size_t>(i)];
     const SmallVector e = Dinv * (w.u[static_cast<std::size_t>(i)] - U.transpose() * c);
     for (int h : below) {
-      const Mat6& T = T_[li * k + static_cast<std::size_t>(h)];
+      Mat6& T = T_[static_cast<std::size_t>(h)];  // T_ih, becomes T_parent(i),h
       SubspaceForce& Wh = W_[li * k + static_cast<std::size_t>(h)];
       Wh.noalias() = T.transpose() * S;
-      Mat6& Tp = T_[lp * k + static_cast<std::size_t>(h)];
-      Tp = T;
-      Tp.noalias() -= U * (Dinv * Wh.transpose());
       Racc_[static_cast<std::size_t>(h)].noalias() += T.transpose() * c + Wh * e;
+      T.noalias() -= U * (Dinv * Wh.transpose());
     }
     for (std::size_t a = 0; a < below.size(); ++a)
       for (std::size_t b = a; b < below.size(); ++b)
