@@ -290,7 +290,7 @@ void DistributedFormulation::combineUp() {
     const int node = static_cast<int>(n);
     if (plan_.nodeRank[n] != rank_) continue;
     if (combinations_[n]) {
-      // The children formed on other ranks send D and R (one message each).
+      // A child formed on another rank sends its D and R in one message.
       for (int c : hierarchy_.nodes[n].children) {
         if (!plan_.remoteChild(c)) continue;
         SubsystemInterface& f = interfaces_[static_cast<std::size_t>(outputId_[static_cast<std::size_t>(c)])];
