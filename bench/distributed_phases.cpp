@@ -4,7 +4,9 @@
 // bench/distributed_model.py (docs/distributed.md, "Projection"). Medians of REPEAT rounds of
 // EVALS evaluations; milliseconds per evaluation. Under mpirun -np P the formulation runs across
 // the P ranks (N >= P) and rank 0 prints its own phases (up/down then include the waits).
-// Run: build/bin/distributed_phases [BODIES [EVALS [REPEAT]]]
+// With ONLY, only that subsystem count (for callgrind: valgrind --tool=callgrind
+// build/bin/distributed_phases 1024 20 1 8 counts ABA's and the formulation's instructions).
+// Run: build/bin/distributed_phases [BODIES [EVALS [REPEAT [ONLY]]]]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -33,6 +35,7 @@ int main(int argc, char** argv) {
   const int bodies = argc > 1 ? std::atoi(argv[1]) : 1024;
   const int evals = argc > 2 ? std::atoi(argv[2]) : 200;
   const int repeat = argc > 3 ? std::atoi(argv[3]) : 5;
+  const int only = argc > 4 ? std::atoi(argv[4]) : 0;
   const bool root = world.rank() == 0;
   const Model model = makeChain(bodies, true);
   const Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1);
@@ -53,6 +56,7 @@ int main(int argc, char** argv) {
   }
   if (root) std::printf("# subsystems total firstPass leaves linkRows up down expand gather\n");
   for (int n = std::max(1, world.size()); n <= bodies; n *= 2) {
+    if (only > 0 && n != only) continue;
     FormulationOptions o;
     o.subsystems = n;
     o.communicator = &world;
