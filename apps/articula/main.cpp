@@ -68,19 +68,28 @@ int simulateRun(const cli::Command& c, const parallel::Communicator* world) {
   checkRunOptions(model, options);
   if (c.options.assemble && !c.resume) cli::checkAssembly(model);
   if (c.resume) checkRestartFile(options);
-  if (!root) return simulate(model, options, {}, [](double) {}).ok ? 0 : 1;
-  std::filesystem::create_directories(c.outDir);
   const std::string csvPath = c.outDir + "/results.csv";
   const std::string summaryPath = c.outDir + "/summary.json";
-  CsvWriter csv(model, csvPath, c.resume);
-  std::vector<SampleSink*> sinks{&csv};
+  std::optional<CsvWriter> csv;
+  std::vector<SampleSink*> sinks;
   std::optional<AnimationWriter> animation;
   std::optional<AnimationSink> animationSink;
-  if (c.html) {
-    animation.emplace(model, c.htmlPath.value_or(c.outDir + "/animation.html"));
-    animationSink.emplace(*animation);
-    sinks.push_back(&*animationSink);
-  }
+  // Rank 0 opens the outputs; the other ranks learn whether it could before the run, in which
+  // they would otherwise wait for its messages forever.
+  std::string failure;
+  if (root) try {
+      std::filesystem::create_directories(c.outDir);
+      sinks.push_back(&csv.emplace(model, csvPath, c.resume));
+      if (c.html) {
+        animation.emplace(model, c.htmlPath.value_or(c.outDir + "/animation.html"));
+        sinks.push_back(&animationSink.emplace(*animation));
+      }
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  if (world != nullptr) world->broadcast(failure, 0);
+  if (!failure.empty()) throw Error(failure);
+  if (!root) return simulate(model, options, {}, [](double) {}).ok ? 0 : 1;
   cli::ProgressBar progress(c.options.tStart, c.options.tEnd, !c.quiet);
   const SimulationResult r = simulate(model, options, sinks, [&](double t) { progress.update(t); });
   progress.finish();
@@ -103,11 +112,13 @@ int simulateCommand(const cli::Command& c) {
   if (!parallel::Communicator::mpiBuilt())
     throw Error("this articula was built without MPI (ARTICULA_MPI): start simulate without mpirun");
   const parallel::Communicator world;
-  // Every rank meets the same configuration errors; rank 0 says it once.
+  // Every rank meets the same configuration errors; rank 0 says it once, here: rethrown, it would
+  // reach main's message only after this communicator's MPI_Finalize, by when mpirun may have
+  // ended it for the other ranks' exit status.
   try {
     return simulateRun(c, &world);
-  } catch (const std::exception&) {
-    if (world.rank() == 0) throw;
+  } catch (const std::exception& e) {
+    if (world.rank() == 0) std::cerr << "articula: error: " << e.what() << std::endl;
     return 2;
   }
 }
