@@ -4,13 +4,15 @@
 Inputs, measured on this machine:
   PHASES    the output of build/bin/distributed_phases (one process): ms per evaluation by phase
             for the 1024-body spatial chain in N = 1, 2, 4, ... subsystems, and ABA's evaluation;
-  PINGPONG  the output of tests/mpi/mpirun.sh 2 build/bin/mpi_pingpong: the fit of the half
-            round trip, latency + bytes / bandwidth.
+  PINGPONG  the output of tests/mpi/mpirun.sh 2 build/bin/mpi_pingpong: per message size the
+            median and the minimum of the half round trips; the model fits latency + bytes /
+            bandwidth to the minima (read_pingpong says why).
 
 With one subsystem per rank (N = P), the time of one evaluation on the critical path is
   T(P) = serial + leaf(P) + L (combine + 2 latency + (up + down bytes) / bandwidth) + gather(P)
   serial   first pass + force elements + link rows: every rank runs them over the whole model
-           (the state is the same on every rank), measured at N = P in one process;
+           (the state is the same on every rank), measured at N = P in one process (each phase
+           less one clock read, which the empty gather phase of one process measures);
   leaf(P)  condensation and acceleration pass of one subsystem of n / P bodies: (leaves + expand)
            at N = P divided by N;
   L        = ceil(log2 P) hierarchy levels above the leaves; the root's rank combines once per
@@ -42,16 +44,34 @@ def read_phases(path):
 
 
 def read_pingpong(path):
+    """latency (s) and bandwidth (B/s) from the per-size minima of mpi_pingpong. On a loaded machine
+    a rank that waits yields its core and may wait a time slice (milliseconds) for it back; the
+    minimum over the trips is the trip that found both ranks running. Sizes whose minimum is still
+    above 100 us were never so lucky and are left out of the least-squares fit."""
+    sizes, times = [], []
     for line in open(path):
-        if line.startswith('fit:'):
+        if 'bytes: median' in line:
             f = line.replace(',', ' ').split()
-            return float(f[2]), float(f[5])
-    raise SystemExit(path + ': no "fit:" line')
+            if float(f[6]) < 1e-4:
+                sizes.append(float(f[0]))
+                times.append(float(f[6]))
+    if len(sizes) < 2:
+        raise SystemExit(path + ': fewer than two message sizes with a minimum under 100 us')
+    n = len(sizes)
+    sx, sy = sum(sizes), sum(times)
+    sxx, sxy = sum(x * x for x in sizes), sum(x * t for x, t in zip(sizes, times))
+    b = (n * sxy - sx * sy) / (n * sxx - sx * sx)
+    latency = (sy - b * sx) / n
+    # A slope at or below zero (the sizes too small to resolve it) gives no bandwidth: take 1 GB/s,
+    # far below a memory copy, which only makes the projection pessimistic.
+    return max(latency, min(times)), (1.0 / b if b > 1e-12 else 1e9)
 
 
 def project(rows, p, nv, latency, bandwidth):
     """ms per evaluation on p ranks, one subsystem per rank, and the parts."""
-    r = rows[p]
+    # Each phase carries one clock read; the empty gather phase of the one-process rows measures it.
+    mark = rows[1]['gather']
+    r = {k: (v - mark if k not in ('total', 'gather') else v) for k, v in rows[p].items()}
     serial = r['firstPass'] + r['linkRows']
     leaf = (r['leaves'] + r['expand']) / p
     levels = math.ceil(math.log2(p)) if p > 1 else 0

@@ -3,7 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <exception>
 #include <span>
@@ -30,6 +30,14 @@ const Model& checkedModel(const Model& model) {
     throw Error("formulation 'distributed' does not handle prescribed motion (prescribed motion '" +
                 model.prescribed.front().name + "'); use --formulation reference or semi-recursive");
   return model;
+}
+
+// CPU seconds of this process (all its threads): the machines these runs are measured on are
+// shared, and wall time would count the other users' slices.
+double processCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 // The doubles of a vector or a segment of one, as the communicator takes them.
@@ -117,8 +125,10 @@ DistributedFormulation::DistributedFormulation(const Model& model, const Formula
       childHandles.push_back(interfaces_[static_cast<std::size_t>(id)].handles);
       inputs_[n].push_back(&interfaces_[static_cast<std::size_t>(id)]);
     }
-    if (node.combines && plan_.nodeRank[n] == rank_)
+    if (node.combines && plan_.nodeRank[n] == rank_) {
       combinations_[n] = std::make_unique<InterfaceCombination>(childHandles, node.links, hierarchy_.links, node.handles);
+      ownLinks_.insert(ownLinks_.end(), node.links.begin(), node.links.end());
+    }
   }
   if (plan_.ranks > 1) {
     mine_.resize(plan_.counts[static_cast<std::size_t>(rank_)]);
@@ -168,7 +178,8 @@ void DistributedFormulation::updateLinkRows(double t) {
     constraints_.accelerationBias(ws_, t);  // gamma; leaves ws_.a at vdot = 0
     impulses_.update(ws_);
   }
-  for (InterfaceLink& l : hierarchy_.links) {
+  for (int k : ownLinks_) {
+    InterfaceLink& l = hierarchy_.links[static_cast<std::size_t>(k)];
     if (l.joint >= 0) {
       // Joint rows T^T (a_B - a_A - c_B) = 0 with T spanning the complement of S (world origin).
       const Joint& j = model_.joints[static_cast<std::size_t>(l.joint)];
@@ -223,13 +234,12 @@ void DistributedFormulation::accelerations(double t, const Eigen::VectorXd& q, c
 void DistributedFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                       Eigen::VectorXd& vdot) {
   auto& w = ws_.aba;
-  // Profiling: the time since the last mark added to a phase.
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point last = profiling_ ? Clock::now() : Clock::time_point();
+  // Profiling: the process CPU time since the last mark added to a phase.
+  double last = profiling_ ? processCpuSeconds() : 0.0;
   auto mark = [&](double& phase) {
     if (!profiling_) return;
-    const Clock::time_point now = Clock::now();
-    phase += std::chrono::duration<double>(now - last).count();
+    const double now = processCpuSeconds();
+    phase += now - last;
     last = now;
   };
   if (genericKinematics_) updateVelocities(model_, ws_, q, v);

@@ -34,9 +34,10 @@
 
 namespace articula {
 
-/// Wall seconds per phase of the evaluations since profiling was turned on (this rank's share),
-/// for the cost model of bench/distributed_model.py. up and down include the waits for the
-/// messages of other ranks; gather the all-gather of the joint accelerations.
+/// CPU seconds of this process per phase of the evaluations since profiling was turned on (this
+/// rank's share), for the cost model of bench/distributed_model.py. Across ranks, up and down
+/// include the waits for the other ranks' messages (Open MPI polls while it waits); gather is the
+/// all-gather of the joint accelerations. Each mark reads the clock (a system call, under 1 us).
 struct DistributedPhases {
   double firstPass = 0, leaves = 0, linkRows = 0, up = 0, down = 0, expand = 0, gather = 0;
   long evaluations = 0;
@@ -96,7 +97,8 @@ class DistributedFormulation final : public Formulation {
   bool genericKinematics_;
   std::vector<int> local_;                     // this rank's subsystems
   std::vector<SubsystemCondensation> leaves_;  // per subsystem of local_
-  std::vector<std::unique_ptr<InterfaceCombination>> combinations_;  // per node, null unless it combines
+  std::vector<std::unique_ptr<InterfaceCombination>> combinations_;  // per node, null unless it combines here
+  std::vector<int> ownLinks_;  // the links eliminated at this rank's nodes: the rows it evaluates
   std::vector<std::vector<const SubsystemInterface*>> inputs_;      // per node
   std::vector<std::vector<int>> inputIds_;                           // per node: interface ids of its inputs
   std::vector<int> outputId_;                                        // per node: its interface id
