@@ -9,11 +9,24 @@
 #include <cstdlib>
 #include <new>
 
+// The bounds of this executable's code (GNU ld's default linker script defines them).
+extern "C" char __executable_start, etext;
+
 namespace {
 std::atomic<long> allocations{0};  ///< every heap allocation: calls to malloc and its relatives
 std::atomic<long> newCalls{0};     ///< of those, the ones made by operator new
+/// Of those, the calls from this executable's own code (Articula is linked in statically, Eigen is
+/// inlined, and operator new below is here), not from a shared library such as Open MPI's.
+std::atomic<long> executableAllocations{0};
 thread_local long threadAllocations = 0;  ///< heap allocations made by this thread
+
+void countAllocation(const void* caller) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  ++threadAllocations;
+  const char* at = static_cast<const char*>(caller);
+  if (at >= &__executable_start && at < &etext) executableAllocations.fetch_add(1, std::memory_order_relaxed);
 }
+}  // namespace
 
 
 // malloc itself is counted: Eigen's dynamic matrices allocate through it (not through operator
@@ -26,28 +39,23 @@ void* __libc_realloc(void*, std::size_t);
 void* __libc_memalign(std::size_t, std::size_t);
 
 void* malloc(std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
+  countAllocation(__builtin_return_address(0));
   return __libc_malloc(n);
 }
 void* calloc(std::size_t n, std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
+  countAllocation(__builtin_return_address(0));
   return __libc_calloc(n, size);
 }
 void* realloc(void* p, std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
+  countAllocation(__builtin_return_address(0));
   return __libc_realloc(p, n);
 }
 void* aligned_alloc(std::size_t alignment, std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
+  countAllocation(__builtin_return_address(0));
   return __libc_memalign(alignment, n);
 }
 int posix_memalign(void** out, std::size_t alignment, std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
+  countAllocation(__builtin_return_address(0));
   *out = __libc_memalign(alignment, n);
   return *out ? 0 : 12;  // ENOMEM
 }
