@@ -10,9 +10,10 @@ Inputs, measured on this machine:
 
 With one subsystem per rank (N = P), the time of one evaluation on the critical path is
   T(P) = serial + leaf(P) + L (combine + 2 latency + (up + down bytes) / bandwidth) + gather(P)
-  serial   first pass + force elements + link rows: every rank runs them over the whole model
-           (the state is the same on every rank), measured at N = P in one process (each phase
-           less one clock read, which the empty gather phase of one process measures);
+  serial   first pass + force elements (every rank runs them over the whole model: the state is
+           the same on every rank) + the link rows of the rank's own nodes (levels + 2 of the N
+           links on the root's rank), measured at N = P in one process (each phase less one
+           clock read, which the empty gather phase of one process measures);
   leaf(P)  condensation and acceleration pass of one subsystem of n / P bodies: (leaves + expand)
            at N = P divided by N;
   L        = ceil(log2 P) hierarchy levels above the leaves; the root's rank combines once per
@@ -72,9 +73,11 @@ def project(rows, p, nv, latency, bandwidth):
     # Each phase carries one clock read; the empty gather phase of the one-process rows measures it.
     mark = rows[1]['gather']
     r = {k: (v - mark if k not in ('total', 'gather') else v) for k, v in rows[p].items()}
-    serial = r['firstPass'] + r['linkRows']
-    leaf = (r['leaves'] + r['expand']) / p
     levels = math.ceil(math.log2(p)) if p > 1 else 0
+    # The link rows: one process evaluates all N; a rank only those of its own nodes, on the root's
+    # rank one per level plus its leaf's and the ground's.
+    serial = r['firstPass'] + r['linkRows'] * min(1.0, (levels + 2) / p)
+    leaf = (r['leaves'] + r['expand']) / p
     combine = (r['up'] + r['down']) / (p - 1) if p > 1 else 0.0
     message = (2 * latency + (1248 + 96) / bandwidth) * 1e3
     gather = (levels * latency + 8 * nv * (p - 1) / p / bandwidth) * 1e3 if p > 1 else 0.0
