@@ -29,21 +29,8 @@ SubsystemCondensation::SubsystemCondensation(const Model& model, std::vector<int
       below_[static_cast<std::size_t>(at)].push_back(static_cast<int>(s));
   }
   for (auto& b : below_) std::sort(b.begin(), b.end());
-  T_.assign(k, Mat6::Zero());
+  T_.assign(n * k, Mat6::Zero());
   w1_.assign(n * k, Vec6::Zero());
-  scaledW1_.assign(n * k, Vec6::Zero());
-  // Handle pairs (g <= h) whose paths to the top share a body below it through a single-dof joint.
-  for (std::size_t g = 0; g < k; ++g)
-    for (std::size_t h = g; h < k; ++h)
-      for (std::size_t li = 1; li < n; ++li) {
-        const auto& b = below_[li];
-        if (model.joints[static_cast<std::size_t>(bodies_[li])].nv == 1 &&
-            std::find(b.begin(), b.end(), static_cast<int>(g)) != b.end() &&
-            std::find(b.begin(), b.end(), static_cast<int>(h)) != b.end()) {
-          sharedPaths_.emplace_back(g, h);
-          break;
-        }
-      }
   Dacc_.assign(k * k, Mat6::Zero());
   Racc_.assign(k, Vec6::Zero());
   W_.resize(n * k);
@@ -59,8 +46,9 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
   for (Vec6& r : Racc_) r.setZero();
   for (std::size_t li = bodies_.size() - 1; li >= 1; --li) {
     const int i = bodies_[li];
+    const std::size_t lp = static_cast<std::size_t>(parentLocal_[li]);
     const Joint& j = model_.joints[static_cast<std::size_t>(i)];
-    if (handleSlot_[li] >= 0) T_[static_cast<std::size_t>(handleSlot_[li])].setIdentity();
+    if (handleSlot_[li] >= 0) T_[li * k + static_cast<std::size_t>(handleSlot_[li])].setIdentity();
     articulatedProjection(w, i, j.parent, j, tau);  // eq. (1)-(2) for joint i: ABA pass 2
     const std::vector<int>& below = below_[li];
     if (below.empty()) continue;
@@ -75,13 +63,18 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
       se.col(0) = s;
       se.col(1) = c + (invD * u) * s;
       for (int h : below) {
-        Mat6& T = T_[static_cast<std::size_t>(h)];  // T_ih, becomes T_parent(i),h
+        const Mat6& T = T_[li * k + static_cast<std::size_t>(h)];
         const Eigen::Matrix<double, 6, 2> pulled = T.transpose() * se;
         const Vec6 wh = pulled.col(0);  // (S^T T)^T
         w1_[li * k + static_cast<std::size_t>(h)] = wh;
-        scaledW1_[li * k + static_cast<std::size_t>(h)] = invD * wh;  // D's terms, summed after the loop
-        T.noalias() -= Ud * wh.transpose();
+        T_[lp * k + static_cast<std::size_t>(h)].noalias() = T - Ud * wh.transpose();
         Racc_[static_cast<std::size_t>(h)] += pulled.col(1);
+      }
+      for (std::size_t a = 0; a < below.size(); ++a) {
+        const Vec6 wa = invD * w1_[li * k + static_cast<std::size_t>(below[a])];
+        for (std::size_t b = a; b < below.size(); ++b)
+          Dacc_[static_cast<std::size_t>(below[a]) * k + static_cast<std::size_t>(below[b])].noalias() +=
+              wa * w1_[li * k + static_cast<std::size_t>(below[b])].transpose();
       }
       continue;
     }
@@ -90,25 +83,19 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
     const auto& Dinv = w.Dinv[static_cast<std::size_t>(i)];
     const SmallVector e = Dinv * (w.u[static_cast<std::size_t>(i)] - U.transpose() * c);
     for (int h : below) {
-      Mat6& T = T_[static_cast<std::size_t>(h)];  // T_ih, becomes T_parent(i),h
+      const Mat6& T = T_[li * k + static_cast<std::size_t>(h)];
       SubspaceForce& Wh = W_[li * k + static_cast<std::size_t>(h)];
       Wh.noalias() = T.transpose() * S;
+      Mat6& Tp = T_[lp * k + static_cast<std::size_t>(h)];
+      Tp = T;
+      Tp.noalias() -= U * (Dinv * Wh.transpose());
       Racc_[static_cast<std::size_t>(h)].noalias() += T.transpose() * c + Wh * e;
-      T.noalias() -= U * (Dinv * Wh.transpose());
     }
     for (std::size_t a = 0; a < below.size(); ++a)
       for (std::size_t b = a; b < below.size(); ++b)
         Dacc_[static_cast<std::size_t>(below[a]) * k + static_cast<std::size_t>(below[b])].noalias() +=
             W_[li * k + static_cast<std::size_t>(below[a])] * Dinv * W_[li * k + static_cast<std::size_t>(below[b])].transpose();
   }
-  // The single-dof joints' part of D, sum_i D_i^-1 w_ig w_ih^T, for each pair of handles with a
-  // common path at once: a product of two 6 x n matrices (the stored w, zero off the paths) runs
-  // at matrix-product speed instead of n rank-one updates.
-  using Columns = Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>, 0, Eigen::OuterStride<>>;
-  const auto n = static_cast<Eigen::Index>(bodies_.size());
-  const Eigen::OuterStride<> stride(6 * static_cast<Eigen::Index>(k));
-  for (const auto& [g, h] : sharedPaths_)
-    Dacc_[g * k + h].noalias() += Columns(scaledW1_[g].data(), 6, n, stride) * Columns(w1_[h].data(), 6, n, stride).transpose();
   // The top body floats: IA_t a_t + pA_t = sum_h T_th F_h (eq. (3) at the top).
   const int t = top();
   if (handleSlot_[0] >= 0) T_[static_cast<std::size_t>(handleSlot_[0])].setIdentity();

@@ -21,7 +21,6 @@
 // every body's acceleration (ws.aba.a) and the internal joints' accelerations.
 #pragma once
 
-#include <utility>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -57,11 +56,9 @@ class SubsystemCondensation {
   std::vector<int> parentLocal_;           // per local body: its parent's local index (-1 for the top)
   std::vector<std::vector<int>> below_;    // per local body: the handle slots in its subtree
   std::vector<int> handleSlot_;            // per local body: its handle slot, or -1
-  std::vector<Mat6> T_;                    // per slot: T_ih at the body i the pass has reached (T_th at the end)
+  std::vector<Mat6> T_;                    // (local body, slot): T_ih
   std::vector<SubspaceForce> W_;           // (local body, slot): T_ih^T S_i, 6 x nv (several dofs)
-  std::vector<Vec6> w1_;                   // (local body, slot): T_ih^T s_i (one dof; zero off the slot's path)
-  std::vector<Vec6> scaledW1_;             // (local body, slot): D_i^-1 T_ih^T s_i
-  std::vector<std::pair<std::size_t, std::size_t>> sharedPaths_;  // slot pairs g <= h with a one-dof joint on both paths
+  std::vector<Vec6> w1_;                   // (local body, slot): T_ih^T s_i (one dof)
   std::vector<Mat6> Dacc_;                 // (slot g, slot h), g <= h: D_gh being accumulated
   std::vector<Vec6> Racc_;                 // per slot: R_g being accumulated
   Eigen::LLT<Mat6> topInertia_;
