@@ -68,7 +68,9 @@ simulate options:
   --threads N            threads of the finite-difference tangent, of dca, hdca and distributed
                          (default 1; same results for every N)
   --subsystems N         distributed formulation: split the bodies into N balanced connected
-                         subsystems (default: the model's 'subsystems', else one)
+                         subsystems (default: the model's 'subsystems', else one); under
+                         mpirun -np P (P <= subsystems) they spread over the P ranks, rank 0
+                         writes the outputs (docs/distributed.md)
   --rtol X, --atol X     rk45 tolerances (default 1e-8, 1e-10)
   --t-end SECONDS        end time (default 10)
   --output-dt SECONDS    sampling period of the outputs (default 0.01)

@@ -48,6 +48,22 @@ void printModelInfo(std::ostream& out, const Model& model) {
   }
 }
 
+namespace {
+// What passed between the MPI ranks: per evaluation by level, and per step on average.
+void printRankTraffic(std::ostream& out, const SimulationResult& r) {
+  const RankTraffic& t = r.rankTraffic;
+  out << "  between " << t.ranks << " MPI ranks per evaluation:";
+  for (const RankTraffic::Level& l : t.levels)
+    out << " level " << l.level << " " << l.messagesUp << " up (" << l.bytesUp << " B), " << l.messagesDown << " down ("
+        << l.bytesDown << " B);";
+  out << " all-gather of the joint accelerations " << t.gatherBytes << " B\n";
+  const double perStep = r.steps > 0 ? static_cast<double>(r.evaluations) / static_cast<double>(r.steps) : 0.0;
+  out << "  per step (" << perStep << " evaluations): " << perStep * static_cast<double>(t.messages())
+      << " point-to-point messages, " << perStep * static_cast<double>(t.levelBytes()) << " B, and "
+      << perStep << " all-gathers of " << t.gatherBytes << " B\n";
+}
+}  // namespace
+
 void printRunReport(std::ostream& out, const Model& model, const SimulationResult& r, const std::string& outDir,
                     const std::string& htmlPath) {
   out << model.name << ": simulated " << r.tReached << " s with " << r.formulation << " + " << r.integrator << " in "
@@ -59,6 +75,7 @@ void printRunReport(std::ostream& out, const Model& model, const SimulationResul
   if (r.formulation == "distributed")
     out << "  " << r.exchangedBytesPerEvaluation
         << " bytes of interface matrices and forces between hierarchy levels per evaluation\n";
+  if (r.rankTraffic.ranks > 1) printRankTraffic(out, r);
   if (model.hasConstraints())
     out << "  max constraint error " << r.maxPositionError << " (position), " << r.maxVelocityError << " (velocity)\n";
   if (r.realtime.speed > 0.0) {

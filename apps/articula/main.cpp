@@ -9,6 +9,7 @@
 #include "articula/io/summary_json.hpp"
 #include "articula/io/yaml_model.hpp"
 #include "articula/model/generators.hpp"
+#include "articula/parallel/communicator.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "optimize_command.hpp"
@@ -35,9 +36,20 @@ Model loadReported(const std::string& path) {
   return model;
 }
 
-int simulateCommand(const cli::Command& c) {
-  const Model model = loadReported(c.modelPath);
+// One process (world null), or one rank of an MPI run of the distributed formulation: every rank
+// integrates the whole state, rank 0 alone writes the outputs and the report.
+int simulateRun(const cli::Command& c, const parallel::Communicator* world) {
+  const bool root = world == nullptr || world->rank() == 0;
+  const Model model = root ? loadReported(c.modelPath) : loadModel(c.modelPath);
   SimulationOptions options = c.options;
+  if (world != nullptr && world->size() > 1) {
+    if (options.formulation != "distributed")
+      throw Error("under mpirun (" + std::to_string(world->size()) + " ranks) only --formulation distributed runs across "
+                  "the ranks, not '" + options.formulation + "': start it without mpirun");
+    if (c.checkpointSeconds || c.resume)
+      throw Error("--checkpoint and --resume are not available across MPI ranks: start the run without them");
+    options.communicator = world;
+  }
   const std::string restartPath = c.outDir + "/restart.bin";
   if (c.checkpointSeconds) {
     options.checkpointPath = restartPath;
@@ -56,18 +68,28 @@ int simulateCommand(const cli::Command& c) {
   checkRunOptions(model, options);
   if (c.options.assemble && !c.resume) cli::checkAssembly(model);
   if (c.resume) checkRestartFile(options);
-  std::filesystem::create_directories(c.outDir);
   const std::string csvPath = c.outDir + "/results.csv";
   const std::string summaryPath = c.outDir + "/summary.json";
-  CsvWriter csv(model, csvPath, c.resume);
-  std::vector<SampleSink*> sinks{&csv};
+  std::optional<CsvWriter> csv;
+  std::vector<SampleSink*> sinks;
   std::optional<AnimationWriter> animation;
   std::optional<AnimationSink> animationSink;
-  if (c.html) {
-    animation.emplace(model, c.htmlPath.value_or(c.outDir + "/animation.html"));
-    animationSink.emplace(*animation);
-    sinks.push_back(&*animationSink);
-  }
+  // Rank 0 opens the outputs; the other ranks learn whether it could before the run, in which
+  // they would otherwise wait for its messages forever.
+  std::string failure;
+  if (root) try {
+      std::filesystem::create_directories(c.outDir);
+      sinks.push_back(&csv.emplace(model, csvPath, c.resume));
+      if (c.html) {
+        animation.emplace(model, c.htmlPath.value_or(c.outDir + "/animation.html"));
+        sinks.push_back(&animationSink.emplace(*animation));
+      }
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  if (world != nullptr) world->broadcast(failure, 0);
+  if (!failure.empty()) throw Error(failure);
+  if (!root) return simulate(model, options, {}, [](double) {}).ok ? 0 : 1;
   cli::ProgressBar progress(c.options.tStart, c.options.tEnd, !c.quiet);
   const SimulationResult r = simulate(model, options, sinks, [&](double t) { progress.update(t); });
   progress.finish();
@@ -82,6 +104,23 @@ int simulateCommand(const cli::Command& c) {
   if (!options.checkpointPath.empty() || c.resume) std::filesystem::remove(restartPath);
   if (!c.quiet) cli::printRunReport(std::cout, model, r, c.outDir, animation ? animation->path() : "");
   return 0;
+}
+
+int simulateCommand(const cli::Command& c) {
+  if (!parallel::Communicator::launchedByMpi()) return simulateRun(c, nullptr);
+  // Every rank of a build without MPI would run the whole model into the same directory.
+  if (!parallel::Communicator::mpiBuilt())
+    throw Error("this articula was built without MPI (ARTICULA_MPI): start simulate without mpirun");
+  const parallel::Communicator world;
+  // Every rank meets the same configuration errors; rank 0 says it once, here: rethrown, it would
+  // reach main's message only after this communicator's MPI_Finalize, by when mpirun may have
+  // ended it for the other ranks' exit status.
+  try {
+    return simulateRun(c, &world);
+  } catch (const std::exception& e) {
+    if (world.rank() == 0) std::cerr << "articula: error: " << e.what() << std::endl;
+    return 2;
+  }
 }
 
 // `articula generate` and `convert`: the model in the YAML format.

@@ -2,12 +2,17 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
 #include <exception>
+#include <span>
 
 #include "aba_passes.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/model/subsystems.hpp"
+#include "articula/parallel/communicator.hpp"
 
 namespace articula {
 
@@ -25,6 +30,20 @@ const Model& checkedModel(const Model& model) {
     throw Error("formulation 'distributed' does not handle prescribed motion (prescribed motion '" +
                 model.prescribed.front().name + "'); use --formulation reference or semi-recursive");
   return model;
+}
+
+// CPU seconds of this process (all its threads): the machines these runs are measured on are
+// shared, and wall time would count the other users' slices.
+double processCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The doubles of a vector or a segment of one, as the communicator takes them.
+template <class V>
+std::span<double> doubles(V&& x) {
+  return {x.data(), static_cast<std::size_t>(x.size())};
 }
 
 using SubspaceRows = Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 6, 6>;
@@ -47,7 +66,10 @@ void complementRows(const SubspaceForce& S, SubspaceRows& rows) {
 DistributedFormulation::DistributedFormulation(const Model& model, const FormulationOptions& options)
     : model_(checkedModel(model)),
       threads_(options.threads),
+      world_(options.communicator),
+      rank_(world_ ? world_->rank() : 0),
       hierarchy_(buildSubsystemHierarchy(model, choosePartition(model, options))),
+      plan_(makeRankPlan(model, hierarchy_, world_ ? world_->size() : 1)),
       traffic_(hierarchyTraffic(hierarchy_)),
       ws_(model),
       genericKinematics_(!model.loops.empty() || forceElementsNeedKinematics(model)),
@@ -56,10 +78,12 @@ DistributedFormulation::DistributedFormulation(const Model& model, const Formula
       projection_(model) {
   if (threads_ < 1) throw Error("distributed formulation: threads must be at least 1");
   const int count = static_cast<int>(hierarchy_.subsystems.size());
+  for (int s = 0; s < count; ++s)
+    if (plan_.subsystemRank[static_cast<std::size_t>(s)] == rank_) local_.push_back(s);
   // Reserved: a condensation holds an Eigen::LLT, whose copy before its first factorisation
   // reads an uninitialised status (UBSan: invalid enum load), so the leaves are never moved.
-  leaves_.reserve(static_cast<std::size_t>(count));
-  for (int s = 0; s < count; ++s)
+  leaves_.reserve(local_.size());
+  for (int s : local_)
     leaves_.emplace_back(model, hierarchy_.subsystems[static_cast<std::size_t>(s)],
                          hierarchy_.subsystemHandles[static_cast<std::size_t>(s)]);
   // Interface ids: the subsystems' own first, then one per combining node.
@@ -82,13 +106,16 @@ DistributedFormulation::DistributedFormulation(const Model& model, const Formula
   }
   interfaces_.resize(handlesOf.size());
   forces_.resize(handlesOf.size());
+  Eigen::Index largest = 0;
   for (std::size_t id = 0; id < handlesOf.size(); ++id) {
     SubsystemInterface& f = interfaces_[id];
     f.handles = handlesOf[id];
     f.D = Eigen::MatrixXd::Zero(6 * f.size(), 6 * f.size());
     f.R = Eigen::VectorXd::Zero(6 * f.size());
     forces_[id] = Eigen::VectorXd::Zero(6 * f.size());
+    largest = std::max(largest, f.D.size() + f.R.size());
   }
+  message_.resize(plan_.ranks > 1 ? largest : 0);
   combinations_.resize(nodes);
   inputs_.resize(nodes);
   for (std::size_t n = 0; n < nodes; ++n) {
@@ -98,8 +125,14 @@ DistributedFormulation::DistributedFormulation(const Model& model, const Formula
       childHandles.push_back(interfaces_[static_cast<std::size_t>(id)].handles);
       inputs_[n].push_back(&interfaces_[static_cast<std::size_t>(id)]);
     }
-    if (node.combines)
+    if (node.combines && plan_.nodeRank[n] == rank_) {
       combinations_[n] = std::make_unique<InterfaceCombination>(childHandles, node.links, hierarchy_.links, node.handles);
+      ownLinks_.insert(ownLinks_.end(), node.links.begin(), node.links.end());
+    }
+  }
+  if (plan_.ranks > 1) {
+    mine_.resize(plan_.counts[static_cast<std::size_t>(rank_)]);
+    gathered_.resize(plan_.offsets.back() + plan_.counts.back());
   }
 }
 
@@ -115,11 +148,11 @@ const SubsystemInterface& DistributedFormulation::nodeInterface(int node) const 
   return interfaces_[static_cast<std::size_t>(outputId_[static_cast<std::size_t>(node)])];
 }
 
-int DistributedFormulation::rootRank() const { return combinations_.back()->rank(); }
+int DistributedFormulation::rootRank() const { return combinations_.back() ? combinations_.back()->rank() : -1; }
 
 template <class Body>
 void DistributedFormulation::forEachSubsystem(const Body& body) {
-  const int count = static_cast<int>(leaves_.size());
+  const int count = static_cast<int>(leaves_.size());  // this rank's subsystems
   if (threads_ == 1 || count == 1) {
     for (int s = 0; s < count; ++s) body(s);
     return;
@@ -145,7 +178,8 @@ void DistributedFormulation::updateLinkRows(double t) {
     constraints_.accelerationBias(ws_, t);  // gamma; leaves ws_.a at vdot = 0
     impulses_.update(ws_);
   }
-  for (InterfaceLink& l : hierarchy_.links) {
+  for (int k : ownLinks_) {
+    InterfaceLink& l = hierarchy_.links[static_cast<std::size_t>(k)];
     if (l.joint >= 0) {
       // Joint rows T^T (a_B - a_A - c_B) = 0 with T spanning the complement of S (world origin).
       const Joint& j = model_.joints[static_cast<std::size_t>(l.joint)];
@@ -184,7 +218,30 @@ void DistributedFormulation::updateLinkRows(double t) {
 
 void DistributedFormulation::accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                            Eigen::VectorXd& vdot) {
+  if (plan_.ranks == 1) {
+    evaluate(t, q, v, vdot);
+    return;
+  }
+  try {
+    evaluate(t, q, v, vdot);
+  } catch (const std::exception& e) {
+    // The other ranks wait for this rank's messages: only ending the whole run frees them.
+    std::fprintf(stderr, "articula: rank %d of %d: %s\n", rank_, plan_.ranks, e.what());
+    world_->abort(3);
+  }
+}
+
+void DistributedFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                      Eigen::VectorXd& vdot) {
   auto& w = ws_.aba;
+  // Profiling: the process CPU time since the last mark added to a phase.
+  double last = profiling_ ? processCpuSeconds() : 0.0;
+  auto mark = [&](double& phase) {
+    if (!profiling_) return;
+    const double now = processCpuSeconds();
+    phase += now - last;
+    last = now;
+  };
   if (genericKinematics_) updateVelocities(model_, ws_, q, v);
   evaluateForceElements(model_, ws_, t, q, v);
   articulatedBodiesFirstPass(model_, ws_, q, v, &ws_.fext);
@@ -205,37 +262,130 @@ void DistributedFormulation::accelerations(double t, const Eigen::VectorXd& q, c
     w.pA[static_cast<std::size_t>(l.bodyB)] -= f;
     if (l.bodyA != 0) w.pA[static_cast<std::size_t>(l.bodyA)] += f;
   }
-  // Step 1, eq. (1)-(3): every subsystem's interface.
-  forEachSubsystem([&](int s) { leaves_[static_cast<std::size_t>(s)].condense(ws_, ws_.tau, interfaces_[static_cast<std::size_t>(s)]); });
+  mark(phases_.firstPass);
+  // Step 1, eq. (1)-(3): the interface of every subsystem of this rank.
+  forEachSubsystem([&](int k) {
+    const auto s = static_cast<std::size_t>(local_[static_cast<std::size_t>(k)]);
+    leaves_[static_cast<std::size_t>(k)].condense(ws_, ws_.tau, interfaces_[s]);
+  });
+  mark(phases_.leaves);
   updateLinkRows(t);
-  // Step 2-3, eq. (4)-(7): up the hierarchy, the root with the ground.
-  for (std::size_t n = 0; n < combinations_.size(); ++n)
-    if (combinations_[n] &&
-        !combinations_[n]->up(inputs_[n], hierarchy_.links, interfaces_[static_cast<std::size_t>(outputId_[n])]))
-      throw Error("distributed formulation: the link equations are not finite (the state or the loads are not finite)");
-  // Back down: the link forces on every interface's handles.
-  for (std::size_t n = combinations_.size(); n-- > 0;) {
-    if (!combinations_[n]) continue;
-    combinations_[n]->down(forces_[static_cast<std::size_t>(outputId_[n])]);
-    for (std::size_t c = 0; c < inputIds_[n].size(); ++c)
-      forces_[static_cast<std::size_t>(inputIds_[n][c])] = combinations_[n]->childForces(static_cast<int>(c));
-  }
+  mark(phases_.linkRows);
+  combineUp();  // Step 2-3, eq. (4)-(7)
+  mark(phases_.up);
+  forcesDown();  // the link forces on every interface's handles
+  mark(phases_.down);
   w.a[0] << Vec3::Zero(), -model_.gravity;
-  forEachSubsystem([&](int s) { leaves_[static_cast<std::size_t>(s)].expand(ws_, forces_[static_cast<std::size_t>(s)], vdot); });
-  // Eq. (8): a link joint's rates from the relative acceleration of its bodies.
+  forEachSubsystem([&](int k) {
+    const auto s = static_cast<std::size_t>(local_[static_cast<std::size_t>(k)]);
+    leaves_[static_cast<std::size_t>(k)].expand(ws_, forces_[s], vdot);
+  });
+  // Eq. (8): a link joint's rates from the relative acceleration of its bodies, here for the
+  // links within this rank; those between ranks after the gather.
   for (const InterfaceLink& l : hierarchy_.links) {
     if (l.joint < 0) continue;
-    const Joint& j = model_.joints[static_cast<std::size_t>(l.joint)];
-    if (j.nv == 0) continue;
-    const Vec6 rel = w.a[static_cast<std::size_t>(l.bodyB)] - w.a[static_cast<std::size_t>(l.bodyA)] - w.c[static_cast<std::size_t>(l.joint)];
-    if (j.nv == 1) {
-      const Vec6& s = w.s1[static_cast<std::size_t>(l.joint)];
-      vdot[j.iv] = s.dot(rel) / s.squaredNorm();
-    } else {
-      const auto& S = w.S[static_cast<std::size_t>(l.joint)];
-      const SmallMatrix StS = S.transpose() * S;
-      vdot.segment(j.iv, j.nv) = StS.llt().solve(S.transpose() * rel);
+    const int rankB = plan_.subsystemRank[static_cast<std::size_t>(hierarchy_.owner[static_cast<std::size_t>(l.bodyB)])];
+    const int rankA = l.bodyA == 0 ? rankB : plan_.subsystemRank[static_cast<std::size_t>(hierarchy_.owner[static_cast<std::size_t>(l.bodyA)])];
+    if (rankA == rank_ && rankB == rank_)
+      linkJointRates(l, w.a[static_cast<std::size_t>(l.bodyA)], w.a[static_cast<std::size_t>(l.bodyB)], vdot);
+  }
+  mark(phases_.expand);
+  if (plan_.ranks > 1) gatherAccelerations(vdot);
+  mark(phases_.gather);
+  if (profiling_) ++phases_.evaluations;
+}
+
+void DistributedFormulation::combineUp() {
+  for (std::size_t n = 0; n < combinations_.size(); ++n) {
+    const int node = static_cast<int>(n);
+    if (plan_.nodeRank[n] != rank_) continue;
+    if (combinations_[n]) {
+      // A child formed on another rank sends its D and R in one message.
+      for (int c : hierarchy_.nodes[n].children) {
+        if (!plan_.remoteChild(c)) continue;
+        SubsystemInterface& f = interfaces_[static_cast<std::size_t>(outputId_[static_cast<std::size_t>(c)])];
+        const Eigen::Index nD = f.D.size();
+        auto buffer = message_.head(nD + f.R.size());
+        world_->receive(doubles(buffer), plan_.nodeRank[static_cast<std::size_t>(c)], 1);
+        f.D = buffer.head(nD).reshaped(f.D.rows(), f.D.cols());
+        f.R = buffer.tail(f.R.size());
+      }
+      if (!combinations_[n]->up(inputs_[n], hierarchy_.links, interfaces_[static_cast<std::size_t>(outputId_[n])]))
+        throw Error("distributed formulation: the link equations are not finite (the state or the loads are not finite)");
     }
+    if (plan_.remoteChild(node)) {
+      const SubsystemInterface& f = interfaces_[static_cast<std::size_t>(outputId_[n])];
+      const Eigen::Index nD = f.D.size();
+      auto buffer = message_.head(nD + f.R.size());
+      buffer.head(nD) = f.D.reshaped();
+      buffer.tail(f.R.size()) = f.R;
+      world_->send(std::span<const double>(doubles(buffer)), plan_.nodeRank[static_cast<std::size_t>(plan_.nodeParent[n])], 1);
+    }
+  }
+}
+
+void DistributedFormulation::forcesDown() {
+  for (std::size_t n = combinations_.size(); n-- > 0;) {
+    if (plan_.nodeRank[n] != rank_) continue;
+    Eigen::VectorXd& out = forces_[static_cast<std::size_t>(outputId_[n])];
+    if (plan_.remoteChild(static_cast<int>(n)))
+      world_->receive(doubles(out), plan_.nodeRank[static_cast<std::size_t>(plan_.nodeParent[n])], 2);
+    if (!combinations_[n]) continue;
+    combinations_[n]->down(out);
+    const auto& children = hierarchy_.nodes[n].children;
+    for (std::size_t c = 0; c < inputIds_[n].size(); ++c) {
+      Eigen::VectorXd& in = forces_[static_cast<std::size_t>(inputIds_[n][c])];
+      in = combinations_[n]->childForces(static_cast<int>(c));
+      if (!children.empty() && plan_.remoteChild(children[c]))
+        world_->send(std::span<const double>(doubles(in)), plan_.nodeRank[static_cast<std::size_t>(children[c])], 2);
+    }
+  }
+}
+
+void DistributedFormulation::linkJointRates(const InterfaceLink& l, const Vec6& aA, const Vec6& aB,
+                                            Eigen::VectorXd& vdot) const {
+  const auto& w = ws_.aba;
+  const Joint& j = model_.joints[static_cast<std::size_t>(l.joint)];
+  if (j.nv == 0) return;
+  const Vec6 rel = aB - aA - w.c[static_cast<std::size_t>(l.joint)];
+  if (j.nv == 1) {
+    const Vec6& s = w.s1[static_cast<std::size_t>(l.joint)];
+    vdot[j.iv] = s.dot(rel) / s.squaredNorm();
+  } else {
+    const auto& S = w.S[static_cast<std::size_t>(l.joint)];
+    const SmallMatrix StS = S.transpose() * S;
+    vdot.segment(j.iv, j.nv) = StS.llt().solve(S.transpose() * rel);
+  }
+}
+
+void DistributedFormulation::gatherAccelerations(Eigen::VectorXd& vdot) {
+  const auto& w = ws_.aba;
+  const auto r = static_cast<std::size_t>(rank_);
+  Eigen::Index at = 0;
+  for (int b : plan_.gatheredJoints[r]) {
+    const Joint& j = model_.joints[static_cast<std::size_t>(b)];
+    mine_.segment(at, j.nv) = vdot.segment(j.iv, j.nv);
+    at += j.nv;
+  }
+  for (int b : plan_.gatheredBodies[r]) {
+    mine_.segment<6>(at) = w.a[static_cast<std::size_t>(b)];
+    at += 6;
+  }
+  world_->allGather(std::span<const double>(doubles(mine_)), doubles(gathered_), plan_.counts, plan_.offsets);
+  for (std::size_t k = 0; k < plan_.gatheredJoints.size(); ++k) {
+    Eigen::Index from = plan_.offsets[k];
+    for (int b : plan_.gatheredJoints[k]) {
+      const Joint& j = model_.joints[static_cast<std::size_t>(b)];
+      vdot.segment(j.iv, j.nv) = gathered_.segment(from, j.nv);
+      from += j.nv;
+    }
+  }
+  for (int l : plan_.crossLinks) {
+    const InterfaceLink& link = hierarchy_.links[static_cast<std::size_t>(l)];
+    if (model_.joints[static_cast<std::size_t>(link.joint)].nv == 0) continue;
+    const Vec6 aA = gathered_.segment<6>(plan_.accelerationAt[static_cast<std::size_t>(link.bodyA)]);
+    const Vec6 aB = gathered_.segment<6>(plan_.accelerationAt[static_cast<std::size_t>(link.bodyB)]);
+    linkJointRates(link, aA, aB, vdot);
   }
 }
 

@@ -70,7 +70,11 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
     u_.segment(row, link.rows) = link.u;
     row += link.rows;
   }
-  X_.noalias() = d_ * G_.transpose();  // d G^T
+  // d G^T, block by block: d is block diagonal (its off-diagonal blocks are zero).
+  for (std::size_t c = 0; c + 1 < childStart_.size(); ++c) {
+    const Eigen::Index at = 6 * childStart_[c], n = 6 * (childStart_[c + 1] - childStart_[c]);
+    X_.middleRows(at, n).noalias() = d_.block(at, at, n, n) * G_.middleCols(at, n).transpose();
+  }
   P_.noalias() = G_ * X_;              // eq. (5): G d G^T
   if (!solver_->compute(P_) || !r_.allFinite() || !u_.allFinite()) return false;
   lambda0_ = u_;

@@ -57,6 +57,18 @@ std::string realtimeJson(const RealtimeStats& rt) {
          ", \"sample_queue_capacity\": " + std::to_string(rt.queueCapacity) +
          ", \"output_stalls\": " + std::to_string(rt.outputStalls) + "}";
 }
+// The distributed formulation's messages between MPI ranks per evaluation (null in one process).
+std::string rankTrafficJson(const RankTraffic& t) {
+  if (t.ranks <= 1) return "null";
+  std::string levels;
+  for (const RankTraffic::Level& l : t.levels)
+    levels += std::string(levels.empty() ? "" : ", ") + "{\"level\": " + std::to_string(l.level) +
+              ", \"messages_up\": " + std::to_string(l.messagesUp) + ", \"bytes_up\": " + std::to_string(l.bytesUp) +
+              ", \"messages_down\": " + std::to_string(l.messagesDown) +
+              ", \"bytes_down\": " + std::to_string(l.bytesDown) + "}";
+  return "{\"ranks\": " + std::to_string(t.ranks) + ", \"per_evaluation\": {\"levels\": [" + levels +
+         "], \"gather_bytes\": " + std::to_string(t.gatherBytes) + "}}";
+}
 }  // namespace
 
 void writeSummaryJson(const std::string& path, const Model& model, const std::string& modelPath,
@@ -83,6 +95,7 @@ void writeSummaryJson(const std::string& path, const Model& model, const std::st
     << "  \"rejected_steps\": " << r.rejectedSteps << ",\n"
     << "  \"function_evaluations\": " << r.evaluations << ",\n"
     << "  \"exchanged_bytes_per_evaluation\": " << r.exchangedBytesPerEvaluation << ",\n"
+    << "  \"mpi\": " << rankTrafficJson(r.rankTraffic) << ",\n"
     << "  \"samples\": " << r.samples << ",\n"
     << "  \"resumed_at\": " << (r.resumedAt >= 0.0 ? jsonNumber(r.resumedAt) : std::string("null")) << ",\n"
     << "  \"checkpoints\": " << r.checkpoints << ",\n"

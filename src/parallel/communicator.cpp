@@ -1,5 +1,6 @@
 #include "articula/parallel/communicator.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
@@ -60,6 +61,39 @@ Eigen::MatrixXd Communicator::receive(int from, int tag) const {
   return m;
 }
 
+void Communicator::send(std::span<const double> data, int to, int tag) const {
+  checkPeer(to, "send to");
+  PMPI_Send(data.data(), static_cast<int>(data.size()), MPI_DOUBLE, to, tag, MPI_COMM_WORLD);
+}
+
+void Communicator::receive(std::span<double> data, int from, int tag) const {
+  checkPeer(from, "receive from");
+  MPI_Status status;
+  PMPI_Recv(data.data(), static_cast<int>(data.size()), MPI_DOUBLE, from, tag, MPI_COMM_WORLD, &status);
+  int count = 0;
+  PMPI_Get_count(&status, MPI_DOUBLE, &count);
+  if (count != static_cast<int>(data.size()))
+    throw Error("Communicator: rank " + std::to_string(rank_) + " expected " + std::to_string(data.size()) +
+                " doubles from rank " + std::to_string(from) + " (tag " + std::to_string(tag) + "), got " +
+                std::to_string(count));
+}
+
+void Communicator::allGather(std::span<const double> mine, std::span<double> all, std::span<const int> counts,
+                             std::span<const int> offsets) const {
+  checkGather(mine.size(), all.size(), counts, offsets);
+  if (!initialised_) {
+    std::copy(mine.begin(), mine.end(), all.begin() + offsets[0]);
+    return;
+  }
+  PMPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(), offsets.data(),
+                  MPI_DOUBLE, MPI_COMM_WORLD);
+}
+
+void Communicator::abort(int code) const {
+  if (initialised_) PMPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);
+}
+
 void Communicator::broadcast(std::string& text, int root) const {
   if (!initialised_) return;
   std::int64_t n = static_cast<std::int64_t>(text.size());
@@ -86,10 +120,31 @@ Eigen::MatrixXd Communicator::receive(int from, int) const {
   checkPeer(from, "receive from");
   return {};
 }
+void Communicator::send(std::span<const double>, int to, int) const { checkPeer(to, "send to"); }
+void Communicator::receive(std::span<double>, int from, int) const { checkPeer(from, "receive from"); }
+void Communicator::allGather(std::span<const double> mine, std::span<double> all, std::span<const int> counts,
+                             std::span<const int> offsets) const {
+  checkGather(mine.size(), all.size(), counts, offsets);
+  std::copy(mine.begin(), mine.end(), all.begin() + offsets[0]);
+}
+void Communicator::abort(int code) const { std::exit(code); }
 void Communicator::broadcast(std::string&, int) const {}
 std::vector<double> Communicator::gather(double value, int) const { return {value}; }
 
 #endif
+
+void Communicator::checkGather(std::size_t mine, std::size_t all, std::span<const int> counts,
+                               std::span<const int> offsets) const {
+  const auto r = static_cast<std::size_t>(rank_);
+  bool ok = counts.size() == static_cast<std::size_t>(size_) && offsets.size() == counts.size() &&
+            static_cast<std::size_t>(counts[r]) == mine;
+  for (std::size_t k = 0; ok && k < counts.size(); ++k)
+    ok = counts[k] >= 0 && offsets[k] >= 0 && static_cast<std::size_t>(offsets[k]) + static_cast<std::size_t>(counts[k]) <= all;
+  if (!ok)
+    throw Error("Communicator: allGather on rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
+                ": the counts and offsets do not fit " + std::to_string(mine) + " doubles in and " + std::to_string(all) +
+                " out");
+}
 
 void Communicator::checkPeer(int peer, const char* what) const {
   if (peer < 0 || peer >= size_ || peer == rank_)

@@ -116,6 +116,7 @@ struct RunSetup {
   std::unique_ptr<RunSystem> system;
   std::string formulation;  // the name the result reports ("auto" resolved)
   long exchangedBytes = 0;  // the distributed formulation's traffic per evaluation
+  RankTraffic rankTraffic;  // and what of it passes between MPI ranks
   bool structural = false;
 };
 
@@ -140,14 +141,17 @@ RunSetup makeRunSetup(const Model& model, const SimulationOptions& options) {
     FormulationOptions fo;
     fo.threads = threads;
     fo.subsystems = options.subsystems;
+    fo.communicator = options.communicator;
     if (options.stabilization == Stabilization::Baumgarte) {
       fo.baumgarteAlpha = options.baumgarteAlpha;
       fo.baumgarteBeta = options.baumgarteBeta;
     }
     auto formulation = makeFormulation(options.formulation, model, fo);
     setup.formulation = std::string(formulation->name());
-    if (const auto* distributed = dynamic_cast<const DistributedFormulation*>(formulation.get()))
+    if (const auto* distributed = dynamic_cast<const DistributedFormulation*>(formulation.get())) {
       setup.exchangedBytes = distributed->exchangedBytesPerEvaluation();
+      setup.rankTraffic = distributed->rankPlan().traffic;
+    }
     setup.system = std::make_unique<VelocityForm>(model, std::move(formulation), options.stabilization,
                                                   options.projectionTolerance);
   }
@@ -315,6 +319,7 @@ SimulationResult simulate(const Model& model, const SimulationOptions& options, 
     const bool structural = setup.structural;
     result.formulation = setup.formulation;
     result.exchangedBytesPerEvaluation = setup.exchangedBytes;
+    result.rankTraffic = setup.rankTraffic;
     RunSystem& system = *setup.system;
     auto integrator = makeRunIntegrator(options, setup);
 

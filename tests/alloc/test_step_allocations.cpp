@@ -21,70 +21,7 @@
 #include "articula/simulate/simulation.hpp"
 #include "articula/simulate/system.hpp"
 
-namespace {
-std::atomic<long> allocations{0};  ///< every heap allocation: calls to malloc and its relatives
-std::atomic<long> newCalls{0};     ///< of those, the ones made by operator new
-thread_local long threadAllocations = 0;  ///< heap allocations made by this thread
-}
-
-
-// malloc itself is counted: Eigen's dynamic matrices allocate through it (not through operator
-// new), and so do CHOLMOD and KLU. glibc's own entry points do the work; defining malloc in the
-// executable interposes it for every library.
-extern "C" {
-void* __libc_malloc(std::size_t);
-void* __libc_calloc(std::size_t, std::size_t);
-void* __libc_realloc(void*, std::size_t);
-void* __libc_memalign(std::size_t, std::size_t);
-
-void* malloc(std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
-  return __libc_malloc(n);
-}
-void* calloc(std::size_t n, std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
-  return __libc_calloc(n, size);
-}
-void* realloc(void* p, std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
-  return __libc_realloc(p, n);
-}
-void* aligned_alloc(std::size_t alignment, std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
-  return __libc_memalign(alignment, n);
-}
-int posix_memalign(void** out, std::size_t alignment, std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  ++threadAllocations;
-  *out = __libc_memalign(alignment, n);
-  return *out ? 0 : 12;  // ENOMEM
-}
-}
-
-void* operator new(std::size_t n) {
-  newCalls.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void* operator new(std::size_t n, std::align_val_t a) {
-  newCalls.fetch_add(1, std::memory_order_relaxed);
-  const auto alignment = static_cast<std::size_t>(a);
-  if (void* p = std::aligned_alloc(alignment, (n + alignment - 1) / alignment * alignment)) return p;
-  throw std::bad_alloc();
-}
-// These operators pair with the operator new above, which takes its memory from malloc.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#include "counting_allocator.hpp"
 
 using namespace articula;
 

@@ -1,10 +1,14 @@
 // parallel::Communicator under mpirun -np 2 (tests/mpi/mpirun.sh): Eigen matrices go from one
-// rank to the other and back bit for bit with their shapes, broadcast and gather deliver what
-// they should, and a message to oneself is refused. Exit status 0 when every check holds.
+// rank to the other and back bit for bit with their shapes, and so do doubles into preallocated
+// buffers (a message shorter than the buffer is an error naming both counts); the all-gather puts
+// each rank's part where the offsets say; broadcast and gather deliver what they should, and a
+// message to oneself is refused. Exit status 0 when every check holds.
 #include <cmath>
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <span>
+#include <vector>
 
 #include "articula/core/error.hpp"
 #include "articula/parallel/communicator.hpp"
@@ -53,6 +57,33 @@ int main() {
     check(none.rows() == 0 && none.cols() == 5, "the empty matrix lost its shape", rank);
     world.send((2.0 * got).transpose(), 0, 9);
   }
+  // Into preallocated buffers: 3 doubles there and back; then 2 doubles where 3 are expected.
+  std::vector<double> three{0.1, -0.0, 1.0 / 3.0}, got(3, 0.0);
+  if (rank == 0) {
+    world.send(std::span<const double>(three), 1, 10);
+    world.receive(got, 1, 11);
+    check(got == std::vector<double>{0.2, -0.0, 2.0 / 3.0}, "the doubles sent back differ", rank);
+    world.send(std::span<const double>(three.data(), 2), 1, 12);
+  } else {
+    world.receive(got, 0, 10);
+    check(std::memcmp(got.data(), three.data(), sizeof(double) * 3) == 0, "received doubles differ", rank);
+    for (double& x : got) x *= 2.0;
+    world.send(std::span<const double>(got), 0, 11);
+    std::string message;
+    try {
+      world.receive(got, 0, 12);
+    } catch (const articula::Error& e) {
+      message = e.what();
+    }
+    check(message.find("expected 3 doubles from rank 0") != std::string::npos && message.find("got 2") != std::string::npos,
+          "a short message was not refused: '" + message + "'", rank);
+  }
+  // All-gather of uneven parts: rank 0 gives 1 double, rank 1 gives 2, at offsets 0 and 1.
+  const std::vector<int> counts{1, 2}, offsets{0, 1};
+  const std::vector<double> mine = rank == 0 ? std::vector<double>{5.0} : std::vector<double>{6.0, 7.0};
+  std::vector<double> gathered(3, 0.0);
+  world.allGather(mine, gathered, counts, offsets);
+  check(gathered == std::vector<double>{5.0, 6.0, 7.0}, "allGather", rank);
   std::string text = rank == 1 ? std::string("from rank 1\n,\0 with a zero", 27) : "";
   world.broadcast(text, 1);
   check(text == std::string("from rank 1\n,\0 with a zero", 27), "broadcast text differs", rank);

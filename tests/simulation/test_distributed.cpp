@@ -241,6 +241,43 @@ TEST(Distributed, TrafficCountsTheInterfacesBetweenLevels) {
   EXPECT_EQ(eight.traffic()[2].interfaces, 2);
 }
 
+// Across MPI ranks (RankPlan, no MPI needed): 8 subsystems of 8 bodies of a 64-body chain on 2 ranks
+// go 4 and 4; only the root's second child comes from the other rank, and it keeps only the top
+// of subsystem 4 (body 33; the chain's end needs no handle): 36 + 6 doubles up, 6 down. On 4 ranks
+// level 2 also receives nodes {2, 3} (top of 2 and bottom of 3: 2 handles) and {6, 7} (top of 6).
+// The gather: every joint but those between ranks, plus both bodies of each of those.
+TEST(Distributed, RankPlanSendsOnlyTheInterfacesBetweenRanks) {
+  const Model model = makeChain(64, true);
+  FormulationOptions o;
+  o.subsystems = 8;
+  const DistributedFormulation f(model, o);
+  const RankPlan two = makeRankPlan(model, f.hierarchy(), 2);
+  EXPECT_EQ(two.subsystemRank, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  ASSERT_EQ(two.traffic.levels.size(), 1u);
+  EXPECT_EQ(two.traffic.levels[0].level, 3);
+  EXPECT_EQ(two.traffic.levels[0].messagesUp, 1);
+  EXPECT_EQ(two.traffic.levels[0].bytesUp, 8 * (36 + 6));
+  EXPECT_EQ(two.traffic.levels[0].bytesDown, 8 * 6);
+  EXPECT_EQ(two.crossLinks, std::vector<int>{4});  // the top joint of subsystem 4
+  EXPECT_EQ(two.counts, (std::vector<int>{32 + 6, 31 + 6}));
+  EXPECT_EQ(two.traffic.gatherBytes, 8 * (63 + 12));
+  const RankPlan four = makeRankPlan(model, f.hierarchy(), 4);
+  ASSERT_EQ(four.traffic.levels.size(), 2u);
+  EXPECT_EQ(four.traffic.levels[0].level, 2);
+  EXPECT_EQ(four.traffic.levels[0].messagesDown, 2);
+  EXPECT_EQ(four.traffic.levels[0].bytesUp, 8 * (36 * 4 + 12) + 8 * (36 + 6));
+  EXPECT_EQ(four.traffic.levels[1].bytesUp, 8 * (36 + 6));
+  EXPECT_EQ(four.traffic.gatherBytes, 8 * (61 + 36));
+  // One rank: nothing between ranks. More ranks than subsystems: both counts in the message.
+  EXPECT_EQ(makeRankPlan(model, f.hierarchy(), 1).traffic.messages(), 0);
+  try {
+    makeRankPlan(model, f.hierarchy(), 9);
+    ADD_FAILURE() << "9 ranks for 8 subsystems accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("9 MPI ranks but only 8 subsystems"), std::string::npos) << e.what();
+  }
+}
+
 // Bad partitions in a model file: one error naming the element and where it was written.
 TEST(Distributed, BadPartitionsGiveOneClearError) {
   const std::string head = R"(name: p

@@ -12,6 +12,10 @@
 
 namespace articula {
 
+namespace parallel {
+class Communicator;
+}
+
 struct FormulationOptions {
   /// Baumgarte stabilisation of the acceleration-level constraints:
   /// J vdot = gamma - 2 alpha (J v - nu) - beta^2 g. Zero turns it off.
@@ -23,6 +27,10 @@ struct FormulationOptions {
   /// (model/subsystems.hpp); 0 takes the model's `subsystems` partition, or one subsystem per tree
   /// on the ground when the model gives none.
   int subsystems = 0;
+  /// The distributed formulation across MPI ranks (docs/distributed.md): each rank condenses its
+  /// share of the subsystems and the hierarchy's messages go through this communicator. Null, or a
+  /// world of one process: everything in this process. Not owned; outlives the formulation.
+  const parallel::Communicator* communicator = nullptr;
 };
 
 class Formulation {

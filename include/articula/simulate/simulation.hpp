@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "articula/dynamics/rank_traffic.hpp"
 #include "articula/dynamics/reference.hpp"
 #include "articula/integrate/integrator.hpp"
 #include "articula/simulate/realtime.hpp"
@@ -32,6 +33,9 @@ struct SimulationOptions {
   /// The distributed formulation's subsystem count (FormulationOptions::subsystems; 0: the model's
   /// partition, or one subsystem).
   int subsystems = 0;
+  /// The distributed formulation across the ranks of this communicator (FormulationOptions::
+  /// communicator); null: one process. Not part of runDescription: the numbers do not depend on it.
+  const parallel::Communicator* communicator = nullptr;
   /// Stop (SimulationError) when the motion passes a singular configuration of the loop
   /// constraints (dynamics/singularity.hpp); false: count them in the result and go on.
   bool stopAtSingularities = true;
@@ -85,6 +89,9 @@ struct SimulationResult {
   /// The distributed formulation: bytes of interface matrices (D, R up, forces Q down) that pass
   /// between hierarchy levels in one evaluation (docs/distributed.md); 0 for the others.
   long exchangedBytesPerEvaluation = 0;
+  /// The distributed formulation across MPI ranks: what passes between the ranks per evaluation
+  /// (messages and bytes per hierarchy level, the all-gather of the joint accelerations).
+  RankTraffic rankTraffic;
   double initialEnergy = 0.0, finalEnergy = 0.0;
   double maxEnergyDrift = 0.0;          ///< max |E(t) - E(0)| over the samples (J)
   double maxRelativeEnergyDrift = 0.0;  ///< maxEnergyDrift / |E(0)| (0 when E(0) == 0)
