@@ -782,6 +782,10 @@ const BadFile kBadFiles[] = {
     {"tyre_gravity_not_z.yaml", 7, "tyre 'tyre'", "gravity must point along -z"},
     {"road_unsorted_points.yaml", 11, "road", "points: profile point x = 4 lies before the end of the profile (x = 5)"},
     {"damping_curve_unsorted.yaml", 6, "spring 'strut'", "the damping curve's velocities must be strictly increasing"},
+    {"air_spring_negative_volume.yaml", 6, "spring 'bag'", "air spring volume must be positive"},
+    {"air_spring_zero_area.yaml", 11, "force 'bag'", "area: an air spring's effective area must be positive"},
+    {"air_spring_vacuum.yaml", 6, "spring 'bag'", "air spring absolute pressure (gauge pressure plus ambient) must be positive"},
+    {"leaf_spring_zero_slip_velocity.yaml", 6, "spring 'leaf'", "friction slip velocity must be positive"},
     {"road_negative_length.yaml", 11, "features[1]", "ramp length must be positive, got -2"},
 };
 
