@@ -180,6 +180,10 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     for (std::size_t k = 0; k < x.curveVelocity.size(); ++k)
       EXPECT_TRUE(near(x.curveVelocity[k], y.curveVelocity[k], tol) && near(x.curveForce[k], y.curveForce[k], tol));
     EXPECT_TRUE(near(x.bumpStopLength, y.bumpStopLength, tol) && near(x.bumpStopStiffness, y.bumpStopStiffness, tol));
+    EXPECT_TRUE(near(x.air.area, y.air.area, tol) && near(x.air.volume, y.air.volume, tol) &&
+                near(x.air.pressure, y.air.pressure, tol) && near(x.air.length, y.air.length, tol) &&
+                near(x.air.exponent, y.air.exponent, tol) && near(x.air.ambient, y.air.ambient, tol));
+    EXPECT_TRUE(near(x.frictionForce, y.frictionForce, tol) && near(x.frictionSlipVelocity, y.frictionSlipVelocity, tol));
   }
   ASSERT_EQ(a.bodyLoads.size(), b.bodyLoads.size());
   for (std::size_t i = 0; i < a.bodyLoads.size(); ++i) {
