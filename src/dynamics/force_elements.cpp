@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "articula/dynamics/air_spring.hpp"
 #include "articula/dynamics/recursive.hpp"
 #include "articula/dynamics/tyre_forces.hpp"
 #include "articula/kinematics/kinematics.hpp"
@@ -72,6 +73,16 @@ JointForce pointSpringTension(const PointSpringDamper& s, double L, double Ld) {
     t.tau += s.bumpStopStiffness * (L - s.bumpStopLength);
     t.dq += s.bumpStopStiffness;
   }
+  if (s.hasAirSpring()) {
+    const AirSpringForce gas = airSpringForce(s.air, L, s.name);
+    t.tau += gas.tension;
+    t.dq += gas.rate;
+  }
+  if (s.hasFriction()) {  // Coulomb friction smoothed over the slip velocity, like jointFrictionForce
+    const double th = std::tanh(Ld / s.frictionSlipVelocity);
+    t.tau += s.frictionForce * th;
+    t.dqd += s.frictionForce / s.frictionSlipVelocity * (1.0 - th * th);
+  }
   return t;
 }
 
@@ -79,6 +90,7 @@ double pointSpringEnergy(const PointSpringDamper& s, double L) {
   const double x = L - s.restLength;
   double V = 0.5 * s.stiffness * x * x;
   if (s.hasBumpStop() && L < s.bumpStopLength) V += 0.5 * s.bumpStopStiffness * (L - s.bumpStopLength) * (L - s.bumpStopLength);
+  if (s.hasAirSpring()) V += airSpringEnergy(s.air, L, s.name);
   return V;
 }
 

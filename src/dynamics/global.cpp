@@ -16,9 +16,10 @@ GlobalFormulation::GlobalFormulation(const Model& model, const AugmentedLagrangi
   if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
     throw Error("global formulation: the penalty factor must be 0 (automatic) or positive and finite");
   for (const PointSpringDamper& s : model.pointSprings)
-    if (!options.finiteDifferenceTangent && (s.hasDampingCurve() || s.hasBumpStop()))
+    if (!options.finiteDifferenceTangent && !s.isLinear())
       throw Error("the global formulation's analytic tangent takes spring '" + s.name +
-                  "' as linear, but it has a damping curve or a bump stop: run it with --tangent finite-difference");
+                  "' as linear, but it has a damping curve, a bump stop, an air spring or friction: run it with "
+                  "--tangent finite-difference");
   if (!options.finiteDifferenceTangent && !model.tyres.empty())
     throw Error("the global formulation's analytic tangent has no tyre terms (the model has " +
                 std::to_string(model.tyres.size()) + " tyres): run it with --tangent finite-difference");

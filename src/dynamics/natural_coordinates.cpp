@@ -822,7 +822,8 @@ std::vector<NaturalCoordinates::ForceSupport> NaturalCoordinates::forceSupports(
   for (const Coordinate& c : jointLoadCoordinates_) gradientForce(c.columns, false);
   for (std::size_t k = 0; k < pointSpringForms_.size(); ++k)
     gradientForce(pointSpringForms_[k].columns,
-                  model_.pointSprings[k].damping != 0.0 || model_.pointSprings[k].hasDampingCurve());
+                  model_.pointSprings[k].damping != 0.0 || model_.pointSprings[k].hasDampingCurve() ||
+                      model_.pointSprings[k].hasFriction());
   // A body force adds to r and to the axes (weighted by the point), a torque to the axes; it reads
   // the axes when it turns with the body, and a torque always does.
   for (const BodyLoad& l : model_.bodyLoads) {

@@ -109,14 +109,39 @@ void readLoop(ModelBuilder& b, const Reader& r) {
   b.addLoop(std::move(s));
 }
 
+// The keys every point spring shares: its two ends and its damper (coefficient or curve) and bump stop.
+PointSpringSpec readPointSpring(const Reader& r, const std::string& name) {
+  PointSpringSpec s{name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),
+                    0.0, r.number("damping", 0.0), 0.0, r.where()};
+  if (r.has("damping_curve")) {
+    const Reader c = r.child("damping_curve");
+    c.allowKeys({"velocity", "force"});
+    s.curveVelocity = c.toList(c.required("velocity"), "velocity");
+    s.curveForce = c.toNumbers(c.required("force"), "force", s.curveVelocity.size());
+  }
+  if (r.has("bump_stop")) {
+    const Reader stop = r.child("bump_stop");
+    stop.allowKeys({"length", "stiffness"});
+    s.bumpStopLength = stop.number("length");
+    s.bumpStopStiffness = stop.number("stiffness");
+  }
+  return s;
+}
+
 void readForce(ModelBuilder& b, const Reader& r) {
-  enum class Kind { JointSpring, JointLimit, JointFriction, PointSpring, Force, Torque, JointForce, Prescribed, Tyre };
+  enum class Kind { JointSpring, JointLimit, JointFriction, PointSpring, AirSpring, LeafSpring, Force, Torque, JointForce, Prescribed, Tyre };
   static const std::vector<Choice<Kind>> kinds = {
       {Kind::JointSpring, {"joint_spring_damper", {"joint", "dof", "stiffness", "damping", "rest"}}},
       {Kind::JointLimit, {"joint_limit", {"joint", "dof", "lower", "upper", "stiffness", "damping"}}},
       {Kind::JointFriction, {"joint_friction", {"joint", "dof", "force", "slip_velocity"}}},
       {Kind::PointSpring,
        {"spring_damper", {"body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length", "damping_curve", "bump_stop"}}},
+      {Kind::AirSpring,
+       {"air_spring", {"body_a", "point_a", "body_b", "point_b", "area", "volume", "pressure", "length", "exponent",
+                       "ambient_pressure", "damping", "damping_curve", "bump_stop"}}},
+      {Kind::LeafSpring,
+       {"leaf_spring", {"body_a", "point_a", "body_b", "point_b", "stiffness", "damping", "rest_length", "damping_curve",
+                        "bump_stop", "interleaf_friction"}}},
       {Kind::Force, {"force", {"body", "point", "direction", "frame", "magnitude"}}},
       {Kind::Torque, {"torque", {"body", "direction", "frame", "magnitude"}}},
       {Kind::JointForce, {"joint_force", {"joint", "dof", "magnitude"}}},
@@ -136,21 +161,29 @@ void readForce(ModelBuilder& b, const Reader& r) {
     case Kind::JointFriction:
       b.addJointFriction({name, r.text("joint"), r.integer("dof", 0), r.number("force"), r.number("slip_velocity"), r.where()});
       return;
-    case Kind::PointSpring: {
-      PointSpringSpec s{name, r.text("body_a"), r.text("body_b"), r.vec3("point_a", Vec3::Zero()), r.vec3("point_b", Vec3::Zero()),
-                        r.number("stiffness", 0.0), r.number("damping", 0.0), r.number("rest_length", 0.0), r.where()};
-      if (r.has("damping_curve")) {
-        const Reader c = r.child("damping_curve");
-        c.allowKeys({"velocity", "force"});
-        s.curveVelocity = c.toList(c.required("velocity"), "velocity");
-        s.curveForce = c.toNumbers(c.required("force"), "force", s.curveVelocity.size());
+    case Kind::PointSpring:
+    case Kind::LeafSpring: {
+      PointSpringSpec s = readPointSpring(r, name);
+      s.stiffness = r.number("stiffness", 0.0);
+      s.restLength = r.number("rest_length", 0.0);
+      if (r.has("interleaf_friction")) {
+        const Reader f = r.child("interleaf_friction");
+        f.allowKeys({"force", "slip_velocity"});
+        s.frictionForce = f.number("force");
+        s.frictionSlipVelocity = f.number("slip_velocity");
       }
-      if (r.has("bump_stop")) {
-        const Reader stop = r.child("bump_stop");
-        stop.allowKeys({"length", "stiffness"});
-        s.bumpStopLength = stop.number("length");
-        s.bumpStopStiffness = stop.number("stiffness");
-      }
+      b.addPointSpring(std::move(s));
+      return;
+    }
+    case Kind::AirSpring: {
+      PointSpringSpec s = readPointSpring(r, name);
+      s.air.area = r.number("area");
+      s.air.volume = r.number("volume");
+      s.air.ambient = r.number("ambient_pressure", AirSpring{}.ambient);
+      s.air.pressure = r.number("pressure") + s.air.ambient;  // the file gives the gauge pressure
+      s.air.length = r.number("length");
+      s.air.exponent = r.number("exponent", AirSpring{}.exponent);
+      if (s.air.area == 0.0) r.fail(r.required("area"), "area: an air spring's effective area must be positive");
       b.addPointSpring(std::move(s));
       return;
     }

@@ -198,9 +198,17 @@ void writeForces(std::ostream& out, const Model& model) {
     out << "  - {name: " << Text{f.name} << ", type: joint_friction, joint: " << joint(f.joint) << ", dof: " << f.dof
         << ", force: " << Num{f.force} << ", slip_velocity: " << Num{f.slipVelocity} << "}\n";
   for (const auto& s : model.pointSprings) {
-    out << "  - {name: " << Text{s.name} << ", type: spring_damper, body_a: " << body(s.bodyA) << ", point_a: " << Vec{s.pointA}
-        << ", body_b: " << body(s.bodyB) << ", point_b: " << Vec{s.pointB} << ", stiffness: " << Num{s.stiffness}
-        << ", damping: " << Num{s.damping} << ", rest_length: " << Num{s.restLength};
+    const char* type = s.hasAirSpring() ? "air_spring" : s.hasFriction() ? "leaf_spring" : "spring_damper";
+    out << "  - {name: " << Text{s.name} << ", type: " << type << ", body_a: " << body(s.bodyA) << ", point_a: " << Vec{s.pointA}
+        << ", body_b: " << body(s.bodyB) << ", point_b: " << Vec{s.pointB} << ", damping: " << Num{s.damping};
+    if (s.hasAirSpring())  // the YAML reader's air_spring has no linear spring (the builder's element may)
+      out << ",\n     area: " << Num{s.air.area} << ", volume: " << Num{s.air.volume} << ", pressure: "
+          << Num{s.air.pressure - s.air.ambient} << ", length: " << Num{s.air.length} << ", exponent: " << Num{s.air.exponent}
+          << ", ambient_pressure: " << Num{s.air.ambient};
+    else
+      out << ", stiffness: " << Num{s.stiffness} << ", rest_length: " << Num{s.restLength};
+    if (s.hasFriction())
+      out << ", interleaf_friction: {force: " << Num{s.frictionForce} << ", slip_velocity: " << Num{s.frictionSlipVelocity} << "}";
     if (s.hasDampingCurve()) {
       const int n = static_cast<int>(s.curveVelocity.size());
       out << ",\n     damping_curve: {velocity: " << List{s.curveVelocity.data(), n} << ", force: "

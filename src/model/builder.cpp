@@ -407,6 +407,24 @@ Model ModelBuilder::build() const {
       e.bumpStopStiffness = nonNegative(s.bumpStopStiffness, s.where, el, "bump stop stiffness");
       if (e.bumpStopStiffness == 0.0) fail(s.where, el, "bump stop stiffness must be positive");
     }
+    if (s.air.area != 0.0) {
+      auto positive = [&](double x, const char* what) {
+        if (!std::isfinite(x) || x <= 0.0) fail(s.where, el, std::string("air spring ") + what + " must be positive");
+        return x;
+      };
+      e.air.area = positive(s.air.area, "area");
+      e.air.volume = positive(s.air.volume, "volume");
+      e.air.exponent = positive(s.air.exponent, "polytropic exponent");
+      e.air.pressure = positive(s.air.pressure, "absolute pressure (gauge pressure plus ambient)");
+      e.air.ambient = nonNegative(s.air.ambient, s.where, el, "ambient pressure");
+      e.air.length = nonNegative(s.air.length, s.where, el, "air spring design length");
+    }
+    if (s.frictionForce != 0.0) {
+      e.frictionForce = nonNegative(s.frictionForce, s.where, el, "friction force");
+      if (!std::isfinite(s.frictionSlipVelocity) || s.frictionSlipVelocity <= 0.0)
+        fail(s.where, el, "friction slip velocity must be positive");
+      e.frictionSlipVelocity = s.frictionSlipVelocity;
+    }
     model.pointSprings.push_back(e);
   }
   for (const auto& s : bodyLoads_) {

@@ -19,7 +19,7 @@ bool isConservative(const Model& model) {
   for (const auto& s : model.jointSprings)
     if (s.damping != 0.0) return false;
   for (const auto& s : model.pointSprings)
-    if (s.damping != 0.0 || s.hasDampingCurve()) return false;
+    if (s.damping != 0.0 || s.hasDampingCurve() || s.hasFriction()) return false;
   for (const auto& l : model.jointLimits)
     if (l.damping != 0.0) return false;
   return model.tyres.empty() && model.jointFrictions.empty() && model.bodyLoads.empty() && model.jointLoads.empty() && model.prescribed.empty();

@@ -185,12 +185,21 @@ Model wheelOnRoad(const Road& road) {
   strut.curveVelocity = {-1.0, 0.0, 1.0}, strut.curveForce = {-30.0, 0.0, 10.0};
   strut.bumpStopLength = 1.05, strut.bumpStopStiffness = 50.0;
   b.addPointSpring(strut);
+  // A small air spring and a leaf spring with interleaf friction alongside it.
+  PointSpringSpec bellows;
+  bellows.name = "bellows", bellows.bodyA = "ground", bellows.bodyB = "wheel", bellows.pointA = Vec3(0.1, 0, 1.3);
+  bellows.air.area = 1e-4, bellows.air.volume = 2e-3, bellows.air.length = 1.0, bellows.air.pressure = 2e5;
+  b.addPointSpring(bellows);
+  PointSpringSpec leaf;
+  leaf.name = "leaf", leaf.bodyA = "ground", leaf.bodyB = "wheel", leaf.pointA = Vec3(-0.1, 0, 1.3);
+  leaf.stiffness = 50.0, leaf.restLength = 1.0, leaf.frictionForce = 5.0, leaf.frictionSlipVelocity = 0.05;
+  b.addPointSpring(leaf);
   return b.build();
 }
 }  // namespace
 
-// Tyres on a profile (ramp and bump under the first 0.8 m) and on a height map, and a strut with
-// a damping curve and a bump stop: the road's section search and the Magic Formula work on the stack, in the ODE formulations and in the
+// Tyres on a profile (ramp and bump under the first 0.8 m) and on a height map, a strut with
+// a damping curve and a bump stop, an air spring and a leaf spring with interleaf friction: the road's section search and the Magic Formula work on the stack, in the ODE formulations and in the
 // index-3 ones (the hybrid's analytic tangent has tyre terms; the global one needs finite differences).
 TEST(StepAllocations, TyresOnRoadsAllocateNothing) {
   const Road profile = RoadProfileBuilder(-1.0, 0.0).flat(1.2).ramp(0.3, 0.03).bump(0.3, 0.02).flat(5.0).build();

@@ -169,6 +169,27 @@ TEST(SpringDamperTangent, DampingCurvesAndBumpStopsMatchCentralDifferences) {
   }
 }
 
+// Air springs and interleaf friction: K takes the gas's rate n p A^2 / V, C the friction's slope
+// F / v_s at rest. Each spring's gas pushes with the force its linear spring pulls at q0 (the rest
+// length moved by 5 mm, the gauge pressure set to match), so the tension and the neglected
+// geometric term vanish there. Same tolerance as above.
+TEST(SpringDamperTangent, AirSpringsAndFrictionMatchCentralDifferences) {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    Model model = springTree(5, seed);
+    for (PointSpringDamper& s : model.pointSprings) {
+      const double L = s.restLength;
+      s.restLength = L - 0.005;
+      s.air.area = 1e-3, s.air.volume = 2e-3, s.air.length = L, s.air.ambient = 1e5, s.air.exponent = 1.3;
+      s.air.pressure = s.air.ambient + s.stiffness * 0.005 / s.air.area;
+      s.frictionForce = 2.0, s.frictionSlipVelocity = 0.1;
+    }
+    const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+    const Tangent a = analytic(model, v0), fd = centralDifferences(model, v0, forces);
+    EXPECT_LT((a.K - fd.K).norm(), 1e-7 * fd.K.norm()) << "seed " << seed;
+    EXPECT_LT((a.C - fd.C).norm(), 1e-7 * fd.C.norm()) << "seed " << seed;
+  }
+}
+
 TEST(SpringDamperTangent, InactiveWithoutSpringsOrDampers) {
   const Model model = test_models::randomTree(4, 3).build();
   EXPECT_FALSE(SpringDamperTangent(model).active());

@@ -180,6 +180,10 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     for (std::size_t k = 0; k < x.curveVelocity.size(); ++k)
       EXPECT_TRUE(near(x.curveVelocity[k], y.curveVelocity[k], tol) && near(x.curveForce[k], y.curveForce[k], tol));
     EXPECT_TRUE(near(x.bumpStopLength, y.bumpStopLength, tol) && near(x.bumpStopStiffness, y.bumpStopStiffness, tol));
+    EXPECT_TRUE(near(x.air.area, y.air.area, tol) && near(x.air.volume, y.air.volume, tol) &&
+                near(x.air.pressure, y.air.pressure, tol) && near(x.air.length, y.air.length, tol) &&
+                near(x.air.exponent, y.air.exponent, tol) && near(x.air.ambient, y.air.ambient, tol));
+    EXPECT_TRUE(near(x.frictionForce, y.frictionForce, tol) && near(x.frictionSlipVelocity, y.frictionSlipVelocity, tol));
   }
   ASSERT_EQ(a.bodyLoads.size(), b.bodyLoads.size());
   for (std::size_t i = 0; i < a.bodyLoads.size(); ++i) {
@@ -782,6 +786,10 @@ const BadFile kBadFiles[] = {
     {"tyre_gravity_not_z.yaml", 7, "tyre 'tyre'", "gravity must point along -z"},
     {"road_unsorted_points.yaml", 11, "road", "points: profile point x = 4 lies before the end of the profile (x = 5)"},
     {"damping_curve_unsorted.yaml", 6, "spring 'strut'", "the damping curve's velocities must be strictly increasing"},
+    {"air_spring_negative_volume.yaml", 6, "spring 'bag'", "air spring volume must be positive"},
+    {"air_spring_zero_area.yaml", 11, "force 'bag'", "area: an air spring's effective area must be positive"},
+    {"air_spring_vacuum.yaml", 6, "spring 'bag'", "air spring absolute pressure (gauge pressure plus ambient) must be positive"},
+    {"leaf_spring_zero_slip_velocity.yaml", 6, "spring 'leaf'", "friction slip velocity must be positive"},
     {"road_negative_length.yaml", 11, "features[1]", "ramp length must be positive, got -2"},
 };
 

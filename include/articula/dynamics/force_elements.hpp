@@ -22,9 +22,9 @@ struct JointForce {
 JointForce jointLimitForce(const JointLimit& l, double q, double qd);
 /// Tension of a point spring-damper at length L and rate dL/dt (positive: pulls the points
 /// together), with its partial derivatives (dq: by L, dqd: by dL/dt): spring, damper or damping
-/// curve, bump stop.
+/// curve, bump stop, air spring, friction.
 JointForce pointSpringTension(const PointSpringDamper& s, double L, double Ld);
-/// Potential energy of a point spring (its spring and bump stop) at length L.
+/// Potential energy of a point spring (its spring, bump stop and gas) at length L.
 double pointSpringEnergy(const PointSpringDamper& s, double L);
 JointForce jointFrictionForce(const JointFriction& f, double qd);
 

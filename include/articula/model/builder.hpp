@@ -76,6 +76,10 @@ struct PointSpringSpec {
   /// which must then be 0) and bump stop (engagement length >= 0, stiffness > 0).
   std::vector<double> curveVelocity = {}, curveForce = {};
   double bumpStopLength = 0.0, bumpStopStiffness = 0.0;
+  /// Optional gas spring (area > 0; `air.pressure` absolute) and smoothed Coulomb friction
+  /// (force > 0, slip velocity > 0), e.g. a leaf spring's interleaf friction.
+  AirSpring air = {};
+  double frictionForce = 0.0, frictionSlipVelocity = 0.0;
 };
 
 struct BodyLoadSpec {

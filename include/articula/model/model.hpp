@@ -92,6 +92,18 @@ struct JointFriction {
 ///    of c dL/dt (different slopes in bump, dL/dt < 0, and rebound);
 ///  - a bump stop: below the length bumpStopLength, a further one-sided tension
 ///    bumpStopStiffness (L - bumpStopLength) < 0 pushes the points apart.
+/// The gas of an air spring between the two points of a PointSpringDamper: absolute pressure
+/// p = p0 (V0 / V)^n (polytropic law) in the volume V = V0 + A (L - L0), pushing the points
+/// apart with (p - p_ambient) A (docs/vehicles.md, "Air springs").
+struct AirSpring {
+  double area = 0.0;         ///< effective area A [m^2]
+  double volume = 0.0;       ///< gas volume V0 at the design length [m^3]
+  double pressure = 0.0;     ///< absolute pressure p0 at the design length [Pa]
+  double length = 0.0;       ///< design length L0 [m]
+  double exponent = 1.4;     ///< polytropic exponent n
+  double ambient = 101325.0; ///< ambient (absolute) pressure [Pa]
+};
+
 struct PointSpringDamper {
   std::string name;
   int bodyA = 0, bodyB = 0;
@@ -99,9 +111,16 @@ struct PointSpringDamper {
   double stiffness = 0.0, damping = 0.0, restLength = 0.0;
   std::vector<double> curveVelocity, curveForce;  ///< empty: linear damping
   double bumpStopLength = 0.0, bumpStopStiffness = 0.0;  ///< stiffness 0: no bump stop
+  AirSpring air;  ///< area 0: no gas spring
+  double frictionForce = 0.0, frictionSlipVelocity = 0.0;  ///< force 0: no (interleaf) friction
 
   bool hasDampingCurve() const { return !curveVelocity.empty(); }
   bool hasBumpStop() const { return bumpStopStiffness > 0.0; }
+  bool hasAirSpring() const { return air.area > 0.0; }
+  bool hasFriction() const { return frictionForce > 0.0; }
+  /// True when the tension is k (L - L0) + c L' alone (what the global formulation's analytic
+  /// tangent assumes).
+  bool isLinear() const { return !hasDampingCurve() && !hasBumpStop() && !hasAirSpring() && !hasFriction(); }
 };
 
 /// A force (applied at `point`) or a pure torque on a body: vector = direction * f(t),
