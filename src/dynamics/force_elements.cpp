@@ -41,6 +41,16 @@ WheelState wheelState(const Workspace& ws, const Tyre& t) {
 
 // How far q lies beyond the range of the limit: q - upper above it, q - lower below, else 0.
 double overrun(const JointLimit& l, double q) { return q > l.upper ? q - l.upper : q < l.lower ? q - l.lower : 0.0; }
+
+// Coulomb friction of size F smoothed over the slip rate v_s: F tanh(rate / v_s) and its slope
+// in the rate (a viscous damper F / v_s near rest), shared by joint friction and leaf springs.
+struct SmoothedCoulomb {
+  double force, slope;
+};
+SmoothedCoulomb smoothedCoulomb(double F, double slipRate, double rate) {
+  const double th = std::tanh(rate / slipRate);
+  return {F * th, F / slipRate * (1.0 - th * th)};
+}
 }  // namespace
 
 TyreResponse tyreResponse(const Model& model, const Workspace& ws, const Tyre& tyre) {
@@ -78,10 +88,10 @@ JointForce pointSpringTension(const PointSpringDamper& s, double L, double Ld) {
     t.tau += gas.tension;
     t.dq += gas.rate;
   }
-  if (s.hasFriction()) {  // Coulomb friction smoothed over the slip velocity, like jointFrictionForce
-    const double th = std::tanh(Ld / s.frictionSlipVelocity);
-    t.tau += s.frictionForce * th;
-    t.dqd += s.frictionForce / s.frictionSlipVelocity * (1.0 - th * th);
+  if (s.hasFriction()) {  // interleaf friction resists the rate of extension
+    const SmoothedCoulomb f = smoothedCoulomb(s.frictionForce, s.frictionSlipVelocity, Ld);
+    t.tau += f.force;
+    t.dqd += f.slope;
   }
   return t;
 }
@@ -95,8 +105,8 @@ double pointSpringEnergy(const PointSpringDamper& s, double L) {
 }
 
 JointForce jointFrictionForce(const JointFriction& f, double qd) {
-  const double th = std::tanh(qd / f.slipVelocity);
-  return {-f.force * th, 0.0, -f.force / f.slipVelocity * (1.0 - th * th)};
+  const SmoothedCoulomb c = smoothedCoulomb(f.force, f.slipVelocity, qd);
+  return {-c.force, 0.0, -c.slope};
 }
 
 void evaluateForceElements(const Model& model, Workspace& ws, double t, const Eigen::VectorXd& q,
