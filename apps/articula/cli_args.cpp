@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <iostream>
 #include <sstream>
 
 #include "articula/simulate/option_names.hpp"
@@ -471,6 +472,14 @@ Command parse(const std::vector<std::string>& argv) {
     throw UsageError("unknown command '" + verb + "' (valid: simulate, sweep, info, check, convert, generate, plot, report, view, gradient, optimize; see articula --help)");
   }
   return c;
+}
+
+int reportError(const std::exception& e) {
+  if (dynamic_cast<const UsageError*>(&e) != nullptr)
+    std::cerr << "articula: " << e.what() << "\n(see articula --help)" << std::endl;
+  else
+    std::cerr << "articula: error: " << e.what() << std::endl;
+  return 2;
 }
 
 }  // namespace articula::cli

@@ -19,6 +19,10 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Prints the one-line message of a failed command on stderr ("articula: error: ..."; a usage
+/// error also points to --help) and returns the exit status 2.
+int reportError(const std::exception& e);
+
 struct Command {
   enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report, View, Gradient, Optimize, Sweep };
   Kind kind = Kind::Help;

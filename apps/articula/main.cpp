@@ -118,8 +118,7 @@ int simulateCommand(const cli::Command& c) {
   try {
     return simulateRun(c, &world);
   } catch (const std::exception& e) {
-    if (world.rank() == 0) std::cerr << "articula: error: " << e.what() << std::endl;
-    return 2;
+    return world.rank() == 0 ? cli::reportError(e) : 2;
   }
 }
 
@@ -183,14 +182,7 @@ int run(const cli::Command& c) {
 int main(int argc, char** argv) {
   try {
     return run(cli::parse(std::vector<std::string>(argv + 1, argv + argc)));
-  } catch (const cli::UsageError& e) {
-    std::cerr << "articula: " << e.what() << "\n(see articula --help)\n";
-    return 2;
-  } catch (const ModelError& e) {
-    std::cerr << "articula: error: " << e.what() << "\n";
-    return 2;
   } catch (const std::exception& e) {
-    std::cerr << "articula: error: " << e.what() << "\n";
-    return 2;
+    return cli::reportError(e);
   }
 }

@@ -77,12 +77,13 @@ int sweepCommand(const Command& c) {
   if (parallel::Communicator::launchedByMpi() && !parallel::Communicator::mpiBuilt())
     throw Error("this articula was built without MPI (ARTICULA_MPI): start the sweep without mpirun");
   const parallel::Communicator world;
-  // Every rank meets the same errors (the same files and table); rank 0 says it once.
+  // Every rank meets the same errors (the same files and table); rank 0 says it once, here:
+  // rethrown, the message would come only after this communicator's MPI_Finalize, by when mpirun
+  // may have ended rank 0 for the other ranks' exit status.
   try {
     return runOnRank(c, world);
-  } catch (const std::exception&) {
-    if (world.rank() == 0) throw;
-    return 2;
+  } catch (const std::exception& e) {
+    return world.rank() == 0 ? reportError(e) : 2;
   }
 }
 

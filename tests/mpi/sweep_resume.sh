@@ -34,6 +34,11 @@ expect_refusal() {  # expect_refusal MESSAGE ARGS...
 expect_refusal "made from other cases" "$model" --grid mass:upper=0.5:2.5:4 --grid q0:shoulder=-1.2:0.3:8 --t-end 0.3
 expect_refusal "made from another model file" "$root/models/pendulum.yaml" --grid q0:pivot=-1.2:0.3:8 --t-end 0.3
 expect_refusal "made from other simulation options" "$model" "${args[@]}" --rtol 1e-9
+# Under mpirun too: every rank meets the error, rank 0 says it once (before mpirun ends the job).
+rc=0
+bash "$mpirun" 2 "$articula" sweep "$model" --grid mass:upper=0.5:2.5:4 --grid q0:shoulder=-1.2:0.3:8 --t-end 0.3 \
+  --out "$out/cut" 2> "$out/err" || rc=$?
+[ "$rc" -ne 0 ] && [ "$(grep -c "made from other cases" "$out/err")" -eq 1 ] || { echo "rc=$rc"; cat "$out/err"; exit 1; }
 cmp "$out/summary.before" "$out/cut/summary.csv"
 
 # 2. A rank lost: cases of about 0.1 s each, one rank killed once 4 cases are done.
