@@ -35,6 +35,8 @@ InterfaceCombination::InterfaceCombination(const std::vector<std::vector<int>>& 
     rows += link.rows;
   }
   for (int h : kept_) keptSlot_.push_back(slotOf(stacked, h));
+  for (std::size_t c = 0; c + 1 < childStart_.size(); ++c)
+    childOfSlot_.insert(childOfSlot_.end(), static_cast<std::size_t>(childStart_[c + 1] - childStart_[c]), static_cast<int>(c));
   const Eigen::Index n6 = 6 * static_cast<Eigen::Index>(stacked.size()), k6 = 6 * static_cast<Eigen::Index>(kept_.size());
   d_ = Eigen::MatrixXd::Zero(n6, n6);
   G_ = Eigen::MatrixXd::Zero(rows, n6);
@@ -62,6 +64,16 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
     d_.block(at, at, n, n) = children[c]->D;
     r_.segment(at, n) = children[c]->R;
   }
+  if (rows() == 0) {  // links without rows (free joints): the kept handles' equations pass through
+    for (std::size_t a = 0; a < kept_.size(); ++a) {
+      const Eigen::Index sa = 6 * keptSlot_[a];
+      out.R.segment(6 * static_cast<Eigen::Index>(a), 6) = r_.segment(sa, 6);
+      for (std::size_t b = 0; b < kept_.size(); ++b)
+        out.D.block(6 * static_cast<Eigen::Index>(a), 6 * static_cast<Eigen::Index>(b), 6, 6) =
+            d_.block(sa, 6 * keptSlot_[b], 6, 6);
+    }
+    return true;
+  }
   Eigen::Index row = 0;
   for (std::size_t k = 0; k < links_.size(); ++k) {
     const InterfaceLink& link = allLinks[static_cast<std::size_t>(links_[k])];
@@ -70,15 +82,36 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
     u_.segment(row, link.rows) = link.u;
     row += link.rows;
   }
-  // d G^T, block by block: d is block diagonal (its off-diagonal blocks are zero).
-  for (std::size_t c = 0; c + 1 < childStart_.size(); ++c) {
-    const Eigen::Index at = 6 * childStart_[c], n = 6 * (childStart_[c + 1] - childStart_[c]);
-    X_.middleRows(at, n).noalias() = d_.block(at, at, n, n) * G_.middleCols(at, n).transpose();
-  }
-  P_.noalias() = G_ * X_;              // eq. (5): G d G^T
-  if (!solver_->compute(P_) || !r_.allFinite() || !u_.allFinite()) return false;
+  // X = d G^T, P = G d G^T (eq. (5)) and u - G r from the nonzero blocks only: a link's rows of G
+  // have one 6-column block per end, and d is block diagonal by child. (Dense products of these
+  // few-tens-of-rows matrices went through Eigen's blocked product at several times the cost.)
+  X_.setZero();
+  P_.setZero();
   lambda0_ = u_;
-  lambda0_.noalias() -= G_ * r_;
+  row = 0;
+  for (std::size_t k = 0; k < links_.size(); ++k) {
+    const int rows = allLinks[static_cast<std::size_t>(links_[k])].rows;
+    for (const int slot : {endSlotA_[k], endSlotB_[k]}) {
+      if (slot < 0 || rows == 0) continue;
+      const int c = childOfSlot_[static_cast<std::size_t>(slot)];
+      const Eigen::Index at = 6 * childStart_[static_cast<std::size_t>(c)],
+                         n = 6 * (childStart_[static_cast<std::size_t>(c) + 1] - childStart_[static_cast<std::size_t>(c)]);
+      for (int j = 0; j < rows; ++j)
+        for (int m = 0; m < 6; ++m)
+          X_.col(row + j).segment(at, n) += G_(row + j, 6 * slot + m) * d_.col(6 * slot + m).segment(at, n);
+      lambda0_.segment(row, rows).noalias() -= G_.block(row, 6 * slot, rows, 6) * r_.segment(6 * slot, 6);
+    }
+    row += rows;
+  }
+  row = 0;
+  for (std::size_t k = 0; k < links_.size(); ++k) {
+    const int rows = allLinks[static_cast<std::size_t>(links_[k])].rows;
+    for (const int slot : {endSlotA_[k], endSlotB_[k]})
+      if (slot >= 0 && rows > 0)
+        P_.middleRows(row, rows).noalias() += G_.block(row, 6 * slot, rows, 6) * X_.middleRows(6 * slot, 6);
+    row += rows;
+  }
+  if (!solver_->compute(P_) || !r_.allFinite() || !u_.allFinite()) return false;
   solver_->solveInPlace(lambda0_);  // V of eq. (5)
   const Eigen::Index k = static_cast<Eigen::Index>(kept_.size());
   for (Eigen::Index a = 0; a < k; ++a) {
@@ -100,9 +133,13 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
 }
 
 void InterfaceCombination::down(const Eigen::VectorXd& Q) {
-  lambda_ = lambda0_;
-  lambda_.noalias() -= Z_ * Q;  // eq. (5): lambda = S Q' + V with S = -Z
-  forces_.noalias() = G_.transpose() * lambda_;
+  if (rows() == 0) {
+    forces_.setZero();
+  } else {
+    lambda_ = lambda0_;
+    lambda_.noalias() -= Z_ * Q;  // eq. (5): lambda = S Q' + V with S = -Z
+    forces_.noalias() = G_.transpose() * lambda_;
+  }
   for (std::size_t a = 0; a < kept_.size(); ++a) forces_.segment(6 * keptSlot_[a], 6) += Q.segment(6 * static_cast<Eigen::Index>(a), 6);
 }
 

@@ -70,11 +70,23 @@ class SemidefiniteSolver {
   void solveInPlace(Vector&& b) const {
     const Eigen::Index n = scale_.size(), r = rank_;
     if (n == 0) return;
-    for (Eigen::Index i = 0; i < n; ++i) tmp_[i] = scale_[perm_[i]] * b[perm_[i]];
-    for (Eigen::Index k = 0; k < r; ++k) tmp_.tail(n - k - 1) -= tmp_[k] * L_.col(k).tail(n - k - 1);
-    for (Eigen::Index k = 0; k < n; ++k) tmp_[k] = k < r ? tmp_[k] / d_[k] : 0.0;
-    for (Eigen::Index k = r - 1; k >= 0; --k) tmp_[k] -= L_.col(k).tail(n - k - 1).dot(tmp_.tail(n - k - 1));
-    for (Eigen::Index i = 0; i < n; ++i) b[perm_[i]] = scale_[perm_[i]] * tmp_[i];
+    // Plain loops over L's columns: n is a few link rows, where Eigen's segment expressions
+    // cost more in set-up than in arithmetic.
+    double* t = tmp_.data();
+    const double* L = L_.data();  // column-major, leading dimension n
+    for (Eigen::Index i = 0; i < n; ++i) t[i] = scale_[perm_[i]] * b[perm_[i]];
+    for (Eigen::Index k = 0; k < r; ++k) {
+      const double* Lk = L + k * n;
+      for (Eigen::Index i = k + 1; i < n; ++i) t[i] -= t[k] * Lk[i];
+    }
+    for (Eigen::Index k = 0; k < n; ++k) t[k] = k < r ? t[k] / d_[k] : 0.0;
+    for (Eigen::Index k = r - 1; k >= 0; --k) {
+      const double* Lk = L + k * n;
+      double sum = 0.0;
+      for (Eigen::Index i = k + 1; i < n; ++i) sum += Lk[i] * t[i];
+      t[k] -= sum;
+    }
+    for (Eigen::Index i = 0; i < n; ++i) b[perm_[i]] = scale_[perm_[i]] * t[i];
   }
   int rank() const { return rank_; }
 

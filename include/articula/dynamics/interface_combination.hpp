@@ -64,6 +64,7 @@ class InterfaceCombination {
   std::vector<int> childStart_;       // first stacked handle of each child, and the total
   std::vector<int> endSlotA_, endSlotB_;  // per eliminated link: stacked slot of each end (-1: ground)
   std::vector<int> keptSlot_;         // per kept handle: its stacked slot
+  std::vector<int> childOfSlot_;      // per stacked slot: its child
   Eigen::MatrixXd d_, G_, X_, P_, Z_;
   Eigen::VectorXd r_, u_, lambda0_, lambda_, forces_;
   std::unique_ptr<detail::SemidefiniteSolver> solver_;

@@ -56,7 +56,10 @@ class SubsystemCondensation {
   std::vector<int> parentLocal_;           // per local body: its parent's local index (-1 for the top)
   std::vector<std::vector<int>> below_;    // per local body: the handle slots in its subtree
   std::vector<int> handleSlot_;            // per local body: its handle slot, or -1
-  std::vector<Mat6> T_;                    // (local body, slot): T_ih
+  // (local body, slot): T_ih^T. Stored transposed because the pass multiplies by T^T: a
+  // column-major T^T turns those products into sums of columns, which vectorise, where T's
+  // transpose would need a dot product per coefficient.
+  std::vector<Mat6> Tt_;
   std::vector<SubspaceForce> W_;           // (local body, slot): T_ih^T S_i, 6 x nv (several dofs)
   std::vector<Vec6> w1_;                   // (local body, slot): T_ih^T s_i (one dof)
   std::vector<Mat6> Dacc_;                 // (slot g, slot h), g <= h: D_gh being accumulated
