@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test asan-build test-asan test-tsan fuzz test-browser bench bench-table bench-car bench-precision bench-gradient bench-peers clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-car bench-precision bench-gradient bench-peers clean
 
 all: build
 
@@ -28,17 +28,11 @@ test: build
 # tests run too: ARTICULA_HEAVY_TESTS in tests/CMakeLists.txt).
 # Sanitizer builds compile at -O1 with line tables only (-g1): stack traces keep file:line, and
 # the compiler needs less than half the CPU time of -O2 -g (3 heavy files: 61 s against 138 s),
-# which was most of CI's time. The same build, with clang and libFuzzer's coverage
-# instrumentation (ARTICULA_FUZZ), also holds the fuzz targets of `make fuzz`: CI compiles the
-# library twice (Release and this), not three times.
+# which was most of CI's time.
 SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1"
-FUZZ_DEPS = clang libclang-rt-14-dev libomp-dev
-asan-build: deps
-	@scripts/install-deps.sh $(FUZZ_DEPS)
-	CXX=clang++ cmake -S . -B $(ASAN_BUILD) $(SANITIZER_FLAGS) -DARTICULA_FUZZ=ON -DARTICULA_BUILD_BENCH=OFF
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) $(SANITIZER_FLAGS) -DARTICULA_SANITIZE=ON -DARTICULA_BUILD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-
-test-asan: asan-build
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE heavy
 
 # The whole suite under ThreadSanitizer: the race check for the parallel code paths (manual,
@@ -50,14 +44,17 @@ test-tsan: deps
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer (clang) on the model loaders (YAML, URDF), the problem loader, the sweep's cases table
-# and the command-line parser, built in the sanitizer build: first the stored corpora as a
-# regression, then FUZZ_SECONDS of fuzzing per target. Inputs found are kept in
-# $(ASAN_BUILD)/found-*/ (not in the source tree); a crash or hang leaves crash-*/timeout-*
+# libFuzzer (clang) on the model loaders (YAML, URDF), the problem loader, the sweep's cases table and the command-line parser: first the stored
+# corpora as a regression, then FUZZ_SECONDS of fuzzing per target. Inputs found are kept in
+# $(FUZZ_BUILD)/found-*/ (not in the source tree); a crash or hang leaves crash-*/timeout-*
 # files there and fails the target. Copy such inputs into tests/fuzz/<target>/ once fixed.
+FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-fuzz: asan-build
-	scripts/run-fuzzers.sh $(ASAN_BUILD) $(FUZZ_SECONDS)
+fuzz: deps
+	@scripts/install-deps.sh clang libclang-rt-14-dev
+	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) $(SANITIZER_FLAGS) -DARTICULA_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_model_yaml fuzz_model_urdf fuzz_cli_args fuzz_problem_yaml fuzz_sweep_cases
+	scripts/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # The animation pages in headless Chromium (the ctest label `browser`, part of `make test` too):
 # no console errors or network requests, playback, WebGL pixels, plots; screenshots in $(BUILD)/browser/.

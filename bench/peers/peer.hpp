@@ -49,6 +49,9 @@ struct Link {
 inline int axisIndex(int joint, bool spatial) { return spatial ? 2 - joint % 3 : 2; }
 
 std::unique_ptr<PeerChain> makeArticula(int n, bool spatial);
+/// Articula's other formulations on the same chain: "semi-recursive", "dca", "hdca"
+/// (articula_formulations.cpp).
+std::unique_ptr<PeerChain> makeArticulaFormulation(int n, bool spatial, const std::string& formulation);
 std::unique_ptr<PeerChain> makeSimbody(int n, bool spatial);
 std::unique_ptr<PeerChain> makeDart(int n, bool spatial);
 std::unique_ptr<PeerChain> makeMujoco(int n, bool spatial);

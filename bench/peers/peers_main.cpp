@@ -45,6 +45,28 @@ std::vector<Engine> engines() {
   return e;
 }
 
+// Articula's other formulations, timed in the same rounds as the engines; those that give joint
+// accelerations (not HDCA, whose evaluation gives momentum rates) also join the physics check.
+std::vector<Engine> articulaFormulations(bool accelerationsOnly) {
+  std::vector<Engine> e;
+#ifdef PEERS_HAVE_ARTICULA
+  for (const char* f : {"semi-recursive", "dca", "hdca"}) {
+    if (accelerationsOnly && std::string(f) == "hdca") continue;
+    e.push_back({std::string("articula ") + f,
+                 [f](int n, bool spatial) { return makeArticulaFormulation(n, spatial, f); }});
+  }
+#else
+  (void)accelerationsOnly;
+#endif
+  return e;
+}
+
+template <class T>
+std::vector<T> joined(std::vector<T> a, const std::vector<T>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 const char* modelName(bool spatial) { return spatial ? "spatial" : "planar"; }
 
 // The benchmark state: q1 = 0.3, the other q = 0.1, all rates zero.
@@ -75,7 +97,7 @@ Results evaluate(const std::vector<Engine>& list, int n, bool spatial, const std
       r.acc.push_back(a);
       r.energy.push_back(c->totalEnergy());
     } catch (const std::exception& ex) {
-      std::printf("  %-9s cannot build: %s\n", e.name.c_str(), ex.what());
+      std::printf("  %-23s cannot build: %s\n", e.name.c_str(), ex.what());
     }
   }
   return r;
@@ -118,7 +140,7 @@ bool checkChain2(const std::vector<Engine>& list, bool spatial) {
     char energy[40] = " n/a";  // an engine without totalEnergy()
     if (!std::isnan(r.energy[i])) std::snprintf(energy, sizeof energy, "% #.17g", r.energy[i]);
     // '#': keep trailing zeros, so every figure shows 17 significant digits.
-    std::printf("  %-9s qdd1 = % #.17g  qdd2 = % #.17g  E = %s\n", r.names[i].c_str(), r.acc[i][0], r.acc[i][1],
+    std::printf("  %-23s qdd1 = % #.17g  qdd2 = % #.17g  E = %s\n", r.names[i].c_str(), r.acc[i][0], r.acc[i][1],
                 energy);
   }
   std::string pair;
@@ -317,13 +339,14 @@ void wholeRuns(const std::vector<Engine>& list, bool quick) {
 // 10 s runs. Returns 0, 1 when the engines disagree, 2 when the CSV cannot be written.
 int runChains(const std::vector<Engine>& list, bool quick, const std::string& csvPath) {
   std::printf("engines and what is timed:\n");
-  for (const auto& e : list) std::printf("  %-9s %s\n", e.name.c_str(), e.make(2, false)->timedCalls().c_str());
+  for (const auto& e : joined(list, articulaFormulations(false))) std::printf("  %-23s %s\n", e.name.c_str(), e.make(2, false)->timedCalls().c_str());
   std::printf("\n");
 
   // 1. The engines build the same physics.
   bool agree = true;
-  for (bool spatial : {false, true}) agree = checkChain2(list, spatial) && agree;
-  for (bool spatial : {false, true}) agree = checkChain8(list, spatial) && agree;
+  const std::vector<Engine> checked = joined(list, articulaFormulations(true));
+  for (bool spatial : {false, true}) agree = checkChain2(checked, spatial) && agree;
+  for (bool spatial : {false, true}) agree = checkChain8(checked, spatial) && agree;
   std::printf("%s\n\n", agree ? "all engines agree" : "*** ENGINES DISAGREE: see MISMATCH above ***");
 
   // 2. Timings.
@@ -338,20 +361,20 @@ int runChains(const std::vector<Engine>& list, bool quick, const std::string& cs
     csv << "engine,model,n,median_us,min_us,calls_per_batch,batches,ratio_to_" << ref << ",note\n";
     csv.precision(6);
   }
-  std::printf("%-9s %-8s %5s %12s %12s %14s %10s\n", "engine", "model", "N", "median_us", "min_us", "calls x batch",
+  std::printf("%-23s %-8s %5s %12s %12s %14s %10s\n", "engine", "model", "N", "median_us", "min_us", "calls x batch",
               ("vs_" + ref).c_str());
   for (bool spatial : {false, true})
     for (int n : {2, 8, 32, 128, 512}) {
       std::vector<std::unique_ptr<PeerChain>> built;
       std::vector<PeerChain*> chains;
       std::vector<std::string> names;
-      for (const auto& e : list) {
+      for (const auto& e : joined(list, articulaFormulations(false))) {
         try {
           built.push_back(e.make(n, spatial));
           chains.push_back(built.back().get());
           names.push_back(e.name);
         } catch (const std::exception& ex) {
-          std::printf("%-9s %-8s %5d %12s   cannot build: %.60s\n", e.name.c_str(), modelName(spatial), n, "n/a",
+          std::printf("%-23s %-8s %5d %12s   cannot build: %.60s\n", e.name.c_str(), modelName(spatial), n, "n/a",
                       ex.what());
           if (csv) csv << e.name << ',' << modelName(spatial) << ',' << n << ",,,,,,cannot build\n";
         }
@@ -360,7 +383,7 @@ int runChains(const std::vector<Engine>& list, bool quick, const std::string& cs
       const std::vector<Timing> times = timeInterleaved(chains, n, quick);
       for (std::size_t e = 0; e < chains.size(); ++e) {
         const Timing& t = times[e];
-        std::printf("%-9s %-8s %5d %12.3f %12.3f %7d x %-4d %9.2fx\n", names[e].c_str(), modelName(spatial), n,
+        std::printf("%-23s %-8s %5d %12.3f %12.3f %7d x %-4d %9.2fx\n", names[e].c_str(), modelName(spatial), n,
                     t.medianUs, t.minUs, t.callsPerBatch, t.batches, t.ratio);
         if (csv)
           csv << names[e] << ',' << modelName(spatial) << ',' << n << ',' << t.medianUs << ',' << t.minUs << ','
