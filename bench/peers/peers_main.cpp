@@ -338,8 +338,9 @@ void wholeRuns(const std::vector<Engine>& list, bool quick) {
 // The chain part: the physics check, one forward-dynamics evaluation per engine and N, the
 // 10 s runs. Returns 0, 1 when the engines disagree, 2 when the CSV cannot be written.
 int runChains(const std::vector<Engine>& list, bool quick, const std::string& csvPath) {
+  const std::vector<Engine> timed = joined(list, articulaFormulations(false));
   std::printf("engines and what is timed:\n");
-  for (const auto& e : joined(list, articulaFormulations(false))) std::printf("  %-23s %s\n", e.name.c_str(), e.make(2, false)->timedCalls().c_str());
+  for (const auto& e : timed) std::printf("  %-23s %s\n", e.name.c_str(), e.make(2, false)->timedCalls().c_str());
   std::printf("\n");
 
   // 1. The engines build the same physics.
@@ -368,7 +369,7 @@ int runChains(const std::vector<Engine>& list, bool quick, const std::string& cs
       std::vector<std::unique_ptr<PeerChain>> built;
       std::vector<PeerChain*> chains;
       std::vector<std::string> names;
-      for (const auto& e : joined(list, articulaFormulations(false))) {
+      for (const auto& e : timed) {
         try {
           built.push_back(e.make(n, spatial));
           chains.push_back(built.back().get());

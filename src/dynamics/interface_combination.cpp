@@ -65,6 +65,7 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
     r_.segment(at, n) = children[c]->R;
   }
   if (rows() == 0) {  // links without rows (free joints): the kept handles' equations pass through
+    if (!r_.allFinite()) return false;
     for (std::size_t a = 0; a < kept_.size(); ++a) {
       const Eigen::Index sa = 6 * keptSlot_[a];
       out.R.segment(6 * static_cast<Eigen::Index>(a), 6) = r_.segment(sa, 6);
