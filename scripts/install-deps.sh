@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libsuitesparse-dev liburdfdom-dev libtinyxml-dev libnlopt-cxx-dev coinor-libipopt-dev libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-numpy python3-pytest "$@")
+packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libsuitesparse-dev liburdfdom-dev libtinyxml-dev libnlopt-cxx-dev coinor-libipopt-dev libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-numpy python3-pytest "$@")
 # Node.js and npm bundle the animation viewer at build time (docs/viewer.md). Tested as commands,
 # not packages: a Node.js installed otherwise (nodesource's nodejs) conflicts with Debian's npm.
 command -v npm >/dev/null || packages+=(nodejs npm)

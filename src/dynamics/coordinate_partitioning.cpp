@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "articula/dynamics/force_elements.hpp"
+#include "articula/dynamics/rank_threshold.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/linalg/sparse_qr.hpp"
 
@@ -17,8 +18,6 @@ namespace {
 // its value at selection: early enough that the block is still far from singular when we leave
 // it, late enough that a split lasts through ordinary motion.
 constexpr double kReselectFraction = 0.1;
-// Relative rank threshold of the selection (as the reference formulation's).
-constexpr double kRankThreshold = 1e-10;
 constexpr int kMaxNewtonIterations = 20;
 
 // J's structural pattern (jacobianPattern, by rows) in compressed-column form.
@@ -163,7 +162,7 @@ void CoordinatePartitioning::selectPartition(double t, const Eigen::VectorXd& q,
   Eigen::MatrixXd J = constraints_.J;
   for (int k : preferredIndependent) J.col(k) *= 1e-6;
   Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
-  lu.setThreshold(kRankThreshold);
+  lu.setThreshold(kConstraintRankThreshold);  // the selection's rank, as the reference formulation's
   const int r = static_cast<int>(lu.rank()), n = model_.nv;
   dependent_.assign(static_cast<std::size_t>(r), 0);
   rows_.assign(static_cast<std::size_t>(r), 0);

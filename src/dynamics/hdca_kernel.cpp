@@ -14,7 +14,7 @@ namespace {
 // conditioning of a mechanism away from a singular position (the reference formulation's choice
 // in double precision; in single precision about 1000 eps).
 template <class Scalar>
-constexpr double kRankThreshold = std::is_same_v<Scalar, float> ? 1e-4 : 1e-10;
+constexpr double kImpulseRankThreshold = std::is_same_v<Scalar, float> ? 1e-4 : 1e-10;
 
 // x itself in double precision, else x rounded into `buffer`.
 template <class Scalar>
@@ -42,7 +42,7 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
   G_.setZero(model.nv, rows);
   compliance_.setZero(rows, rows);
   cod_ = Eigen::CompleteOrthogonalDecomposition<MatX>(rows, rows);
-  cod_.setThreshold(kRankThreshold<Scalar>);
+  cod_.setThreshold(kImpulseRankThreshold<Scalar>);
   sigma_.setZero(rows);
   rhs_.setZero(rows);
   unitLoad_.setZero(model.nv);
@@ -81,7 +81,7 @@ void HdcaKernel<Scalar, Space>::velocitySweep(double t, const Eigen::VectorXd& q
 // column of G = M^-1 J^T comes from a sweep at the same mobilities with the row's unit impulses
 // as leaf loads (mat-vec products only), then (J G) sigma = nu - J v0, solved for the minimum-norm
 // sigma (redundant rows, as a planar loop's out-of-plane ones, have J G singular; like the
-// reference formulation's decomposition, kRankThreshold sets the numerical rank). A last sweep with
+// reference formulation's decomposition, kImpulseRankThreshold sets the numerical rank). A last sweep with
 // the loads p and the impulses gives v, the joint momenta P* and the body velocities.
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::closeLoops(double t, const VecX& p, VecX& v) {

@@ -20,17 +20,23 @@ namespace articula {
 // through c0 = f(t) (prescribed displacements) or through b rotating with f(t) (prescribed angles).
 // ---------------------------------------------------------------------------------------------
 
-namespace {
-
 using Vec4 = Eigen::Vector4d;
-using Gradient = Eigen::Matrix<double, 24, 1>;  // over the two bodies of a form
 
+// Form (a member of NaturalCoordinates, which has external linkage) holds these, so they are not
+// in the anonymous namespace.
+namespace natural_coordinates_detail {
 struct Affine {
   Vec4 c[2] = {Vec4::Zero(), Vec4::Zero()};
   Vec3 k = Vec3::Zero();
 
   bool varies() const { return !c[0].isZero(0.0) || !c[1].isZero(0.0); }
 };
+}  // namespace natural_coordinates_detail
+using natural_coordinates_detail::Affine;
+
+namespace {
+
+using Gradient = Eigen::Matrix<double, 24, 1>;  // over the two bodies of a form
 
 Affine combine(double wa, const Affine& a, double wb, const Affine& b) {
   Affine r;

@@ -9,10 +9,6 @@
 
 namespace articula {
 
-namespace {
-constexpr double kRankThreshold = kConstraintRankThreshold;  // of the weighted Jacobian
-}  // namespace
-
 ConstrainedSolver::ConstrainedSolver(const Model& m)
     : model(m),
       ws(m),
@@ -20,7 +16,7 @@ ConstrainedSolver::ConstrainedSolver(const Model& m)
       B_(m.constraintCount(), m.nv),
       cod_(m.constraintCount(), m.nv),
       y_(m.nv) {
-  cod_.setThreshold(kRankThreshold);
+  cod_.setThreshold(kConstraintRankThreshold);
 }
 
 void ConstrainedSolver::factorize(double t, const Eigen::VectorXd& q) {
@@ -125,7 +121,7 @@ AssemblyResult assemble(const Model& model, double t, Eigen::VectorXd& q, Eigen:
   for (int k = 0; k < model.nv; ++k)
     if (model.lockedInAssembly[static_cast<std::size_t>(k)]) free[k] = 0.0;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(m, model.nv);
-  cod.setThreshold(kRankThreshold);
+  cod.setThreshold(kConstraintRankThreshold);
   const auto lockedJacobian = [&] { return Eigen::MatrixXd(c.J * free.asDiagonal()); };
 
   constexpr int kMaxIterations = 50;

@@ -5,13 +5,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "articula/dynamics/rank_threshold.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
 
 namespace {
-// Rank decisions relative to the largest pivot, as for the reference solver's decomposition.
-constexpr double kRankThreshold = 1e-10;
 // Bisection steps along the segment between two states (resolution 2^-40 of the step), and
 // golden-section steps over two segments to about the same resolution (0.618^58 = 2^-40).
 constexpr int kBisections = 40;
@@ -54,7 +53,7 @@ void SingularityMonitor::evaluate(double t, const Eigen::VectorXd& q) {
 
 void SingularityMonitor::choosePartition(const Eigen::MatrixXd& J) {
   Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
-  lu.setThreshold(kRankThreshold);
+  lu.setThreshold(kConstraintRankThreshold);  // rank decisions as the reference solver's
   rank_ = static_cast<int>(lu.rank());
   rows_.resize(static_cast<std::size_t>(rank_));
   cols_.resize(static_cast<std::size_t>(rank_));
