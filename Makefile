@@ -110,7 +110,7 @@ bench-peers: deps
 	@scripts/install-peers.sh
 	cmake -S bench/peers -B $(BUILD)-peers -DCMAKE_BUILD_TYPE=Release -DARTICULA_ROOT=$(CURDIR)
 	cmake --build $(BUILD)-peers -j $(JOBS)
-	$(BUILD)-peers/peers
+	$(BUILD)-peers/peers --car
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(BUILD)-peers $(BUILD)-bench out

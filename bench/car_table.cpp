@@ -45,16 +45,12 @@ struct Outcome {
 };
 
 std::vector<Probe> probes(const Model& m) {
-  std::vector<Probe> p;
-  for (const char* name : {"chassis_front", "wheel_front_left_centre", "wheel_rear_right_centre"}) {
-    const auto i = m.findMarker(name);
-    if (!i) {
-      std::fprintf(stderr, "car_table: the model has no marker %s (seed 001 eq. (43) needs it)\n", name);
-      std::exit(2);
-    }
-    p.push_back({m.markers[*i].body, m.markers[*i].position});
+  try {
+    return bench::carProbes(m);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "car_table: %s\n", e.what());
+    std::exit(2);
   }
-  return p;
 }
 
 SimulationOptions options(const Setting& s) {

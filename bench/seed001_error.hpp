@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "articula/kinematics/kinematics.hpp"
@@ -17,6 +18,18 @@ struct Probe {
   int body;
   Vec3 point;  // in the body's frame
 };
+
+// The car's three points of seed 001 eq. (43) (models/car.yaml's markers): the chassis front and
+// the front-left and rear-right wheel centres. Throws articula::Error naming a missing marker.
+inline std::vector<Probe> carProbes(const Model& m) {
+  std::vector<Probe> p;
+  for (const char* name : {"chassis_front", "wheel_front_left_centre", "wheel_rear_right_centre"}) {
+    const auto i = m.findMarker(name);
+    if (!i) throw Error(std::string("the model has no marker ") + name + " (seed 001 eq. (43) needs it)");
+    p.push_back({m.markers[*i].body, m.markers[*i].position});
+  }
+  return p;
+}
 
 // Vertical coordinates of the probes at every sample.
 struct Heights final : SampleSink {

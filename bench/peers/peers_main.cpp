@@ -1,8 +1,10 @@
 // Forward dynamics of the chain benchmark in every engine found at build time (Articula and
 // its peers), timed in one run so the figures compare on the same machine at the same moment.
 // First checks that the engines build the same model (accelerations and energy agree).
-// Then 10 s whole runs of the chains and of closed-loop linkages (loop_runs.cpp).
-// Usage: peers [--csv FILE] [--quick] [--loops-only]     exit status 1 when the engines disagree
+// Then 10 s whole runs of the chains and of closed-loop linkages (loop_runs.cpp); with --car or
+// --car-only, 8 s runs of the car of models/car.yaml (car_runs.cpp).
+// Usage: peers [--csv FILE] [--quick] [--loops-only] [--car | --car-only]
+//   exit status 1 when the engines disagree
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,6 +14,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "car_runs.hpp"
 #include "loop_runs.hpp"
 #include "peer.hpp"
 #include "stats.hpp"
@@ -399,7 +402,7 @@ int runChains(const std::vector<Engine>& list, bool quick, const std::string& cs
 
 int main(int argc, char** argv) {
   std::string csvPath;
-  bool quick = false, loopsOnly = false;
+  bool quick = false, loopsOnly = false, car = false, carOnly = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) {
       csvPath = argv[++i];
@@ -407,8 +410,12 @@ int main(int argc, char** argv) {
       quick = true;
     } else if (!std::strcmp(argv[i], "--loops-only")) {
       loopsOnly = true;
+    } else if (!std::strcmp(argv[i], "--car")) {
+      car = true;
+    } else if (!std::strcmp(argv[i], "--car-only")) {
+      car = carOnly = true;
     } else {
-      std::fprintf(stderr, "usage: peers [--csv FILE] [--quick] [--loops-only]\n");
+      std::fprintf(stderr, "usage: peers [--csv FILE] [--quick] [--loops-only] [--car | --car-only]\n");
       return 2;
     }
   }
@@ -418,14 +425,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "peers: no engine was found at build time\n");
     return 2;
   }
-  const int chains = loopsOnly ? 0 : runChains(list, quick, csvPath);
+  const int chains = loopsOnly || carOnly ? 0 : runChains(list, quick, csvPath);
   if (chains == 2) return 2;
   bool agree = chains == 0;
 #ifdef PEERS_HAVE_ARTICULA
   // 3. Closed loops (the linkages are read and assembled by Articula).
-  agree = runLinkages(quick) && agree;
+  if (!carOnly) agree = runLinkages(quick) && agree;
+  // 4. The car (read and assembled by Articula; every engine calls Articula's tyre element).
+  if (car) agree = runCar(quick) && agree;
 #else
   std::printf("\nclosed-loop linkages skipped: they need Articula (PEERS_WITH_ARTICULA)\n");
+  if (car) std::printf("the car skipped: it needs Articula (PEERS_WITH_ARTICULA)\n");
 #endif
   return agree ? 0 : 1;
 }
