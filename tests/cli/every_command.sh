@@ -27,8 +27,11 @@ run() {  # run COMMAND: one real use of the command, with a check of what it did
     view)     # the page rebuilt from results.csv is the page the run wrote, byte for byte
               "$articula" view "$out/sim" -o "$out/v.html" > /dev/null && cmp "$out/sim/animation.html" "$out/v.html" &&
               ! "$articula" view "$out/sim" --model "$root/models/four_bar.yaml" -o "$out/w.html" 2> /dev/null ;;
-    gradient) grep -q '^fd ' <<< "$("$articula" gradient "$root/problems/five_bar_design.yaml")" ;;
-    optimize) "$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/opt" --quiet --gradient fd &&
+    # gradient and optimize: one method and two evaluations (exit status 1: not converged), which
+    # is all this test needs; optimize_problems.sh checks the gradients and the optimum.
+    gradient) grep -q '^fd ' <<< "$("$articula" gradient "$root/problems/five_bar_design.yaml" --method fd)" ;;
+    optimize) { "$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/opt" --quiet --gradient fd \
+                  --max-evaluations 2 || [ $? -eq 1 ]; } &&
               test -s "$out/opt/parameters.csv" && "$articula" report "$out/opt" -o "$out/opt.html" ;;
     sweep)    "$articula" sweep "$root/models/pendulum.yaml" --grid q0:pivot=-1:-0.5:3 --t-end 0.2 --out "$out/sweep" --quiet &&
               [ "$(grep -c ',ok,' "$out/sweep/summary.csv")" -eq 3 ] && test -s "$out/sweep/cases/g3/results.csv" ;;
