@@ -16,6 +16,7 @@
 #include <cstdio>
 
 #include "car.hpp"
+#include "simbody_rkm.hpp"
 
 namespace peers {
 
@@ -23,7 +24,7 @@ namespace peers {
 namespace simbody_car {
 using namespace SimTK;
 
-Vec3 vec(const Vec3d& v) { return Vec3(v[0], v[1], v[2]); }
+Vec3 vec(const Vec3d& v) { return simbodyVec(v); }
 Vec3d arr(const Vec3& v) { return {v[0], v[1], v[2]}; }
 Mat33 mat(const Mat3d& a) { return Mat33(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); }
 Transform pose(const CarPose& p) { return Transform(Rotation(mat(p.rotation), true), vec(p.origin)); }
@@ -66,15 +67,9 @@ class Tyres final : public Force::Custom::Implementation {
   std::vector<MobilizedBody> wheels_;
 };
 
-struct Setting {
-  double fixedStep;  ///< > 0: RKM at this fixed step; 0: error-controlled
-  double accuracy;
-  double constraintTolerance;
-};
-
 class SimbodyCar final : public CarRun {
  public:
-  SimbodyCar(const Car& car, const Setting& s)
+  SimbodyCar(const Car& car, const RkmSetting& s)
       : car_(car), setting_(s), matter_(system_), forces_(system_), gravity_(forces_, matter_, vec(car.gravity)) {
     for (const CarBody& b : car.bodies) {
       // MassProperties wants the inertia about the body origin, not the COM.
@@ -122,22 +117,10 @@ class SimbodyCar final : public CarRun {
     state0_ = system_.realizeTopology();
     system_.realizeModel(state0_);
     fitInitialState();
-    integ_ = std::make_unique<RungeKuttaMersonIntegrator>(system_);
-    integ_->setAccuracy(s.accuracy);
-    integ_->setConstraintTolerance(s.constraintTolerance);
-    if (s.fixedStep > 0) integ_->setFixedStepSize(s.fixedStep);
+    integ_ = makeRkm(system_, s);
   }
   std::string engine() const override { return "simbody"; }
-  std::string settings() const override {
-    char t[200];
-    if (setting_.fixedStep > 0)
-      std::snprintf(t, sizeof t, "RungeKuttaMerson fixed dt = %g s, constraint tol %g", setting_.fixedStep,
-                    setting_.constraintTolerance);
-    else
-      std::snprintf(t, sizeof t, "RungeKuttaMerson accuracy %g, constraint tol %g", setting_.accuracy,
-                    setting_.constraintTolerance);
-    return t;
-  }
+  std::string settings() const override { return describeRkm(setting_); }
   CarFigures run(double tEnd, double sample) override {
     CarFigures f;
     f.heights.assign(car_.probes.size(), {});
@@ -213,7 +196,7 @@ class SimbodyCar final : public CarRun {
   }
 
   const Car& car_;
-  Setting setting_;
+  RkmSetting setting_;
   MultibodySystem system_;
   SimbodyMatterSubsystem matter_;
   GeneralForceSubsystem forces_;
@@ -225,17 +208,18 @@ class SimbodyCar final : public CarRun {
 }  // namespace simbody_car
 
 CarRuns makeSimbodyCarRuns(const Car& car) {
-  using simbody_car::Setting;
   CarRuns runs;
-  // Simbody's usual error-controlled mode over accuracies 0.5 (it refuses 1) to 1e-6 (from 1e-3 down its step
-  // count barely moves, 3369 to 3676 steps on 2026-11-26: the stiff tyres and struts set the
-  // step), and fixed steps from 2 ms (the step it settles on at accuracy 1e-3) up. Constraint
-  // tolerance 1e-8 m: Simbody projects when the constraint error exceeds it (its default
-  // projection); one row at 1e-11 m, close to Articula's 1e-12 projection after each step.
-  for (const Setting& s : {Setting{0, 0.5, 1e-8}, Setting{0, 0.3, 1e-8}, Setting{0, 1e-1, 1e-8}, Setting{0, 1e-2, 1e-8},
-                           Setting{0, 1e-3, 1e-8}, Setting{0, 1e-4, 1e-8}, Setting{0, 1e-5, 1e-8}, Setting{0, 1e-6, 1e-8},
-                           Setting{0, 1e-1, 1e-11}, Setting{2e-3, 1e-3, 1e-8}, Setting{3e-3, 1e-3, 1e-8},
-                           Setting{4e-3, 1e-3, 1e-8}})
+  // Simbody's usual error-controlled mode over accuracies 0.5 (it refuses 1) to 1e-6 (from 1e-3
+  // down its step count barely moves, 3369 to 3676 steps on 2026-11-26: the stiff tyres and
+  // struts set the step), and fixed steps from 2 ms (the step it settles on at accuracy 1e-3) up.
+  // Constraint tolerance 1e-8 m: Simbody projects when the constraint error exceeds it (its
+  // default projection); one row at 1e-11 m, close to Articula's 1e-12 projection after each step.
+  const auto rkm = [](double fixedStep, double accuracy, double tolerance) {
+    return RkmSetting{fixedStep, accuracy, tolerance, false};
+  };
+  for (const RkmSetting& s : {rkm(0, 0.5, 1e-8), rkm(0, 0.3, 1e-8), rkm(0, 1e-1, 1e-8), rkm(0, 1e-2, 1e-8),
+                              rkm(0, 1e-3, 1e-8), rkm(0, 1e-4, 1e-8), rkm(0, 1e-5, 1e-8), rkm(0, 1e-6, 1e-8),
+                              rkm(0, 1e-1, 1e-11), rkm(2e-3, 1e-3, 1e-8), rkm(3e-3, 1e-3, 1e-8), rkm(4e-3, 1e-3, 1e-8)})
     runs.push_back(std::make_unique<simbody_car::SimbodyCar>(car, s));
   return runs;
 }

@@ -8,23 +8,18 @@
 #include <cstdio>
 
 #include "linkage.hpp"
+#include "simbody_rkm.hpp"
 
 namespace peers {
 
 namespace {
 using namespace SimTK;
 
-Vec3 vec(const Vec3d& v) { return Vec3(v[0], v[1], v[2]); }
-
-struct Setting {
-  double fixedStep;  ///< > 0: RKM at this fixed step; 0: error-controlled
-  double accuracy;
-  double constraintTolerance;
-};
+Vec3 vec(const Vec3d& v) { return simbodyVec(v); }
 
 class SimbodyLinkage final : public LinkageRun {
  public:
-  SimbodyLinkage(const Linkage& l, const Setting& s)
+  SimbodyLinkage(const Linkage& l, const RkmSetting& s)
       : setting_(s), matter_(system_), forces_(system_), gravity_(forces_, matter_, vec(l.gravity)) {
     for (const LinkageBody& b : l.bodies) {
       // MassProperties wants the inertia about the body origin (the joint), not the COM.
@@ -45,25 +40,10 @@ class SimbodyLinkage final : public LinkageRun {
       mobs_[i].setOneQ(state0_, 0, l.bodies[i].q0);
       mobs_[i].setOneU(state0_, 0, l.bodies[i].v0);
     }
-    integ_ = std::make_unique<RungeKuttaMersonIntegrator>(system_);
-    integ_->setAccuracy(s.accuracy);
-    integ_->setConstraintTolerance(s.constraintTolerance);
-    // Every step: projecting only when the error exceeds the tolerance (Simbody's default) lets
-    // the four-bar's loop open to 1.7e-10 m and saved at most 30 % (measured 2026-11-24).
-    integ_->setProjectEveryStep(true);
-    if (s.fixedStep > 0) integ_->setFixedStepSize(s.fixedStep);
+    integ_ = makeRkm(system_, s);
   }
   std::string engine() const override { return "simbody"; }
-  std::string settings() const override {
-    char t[200];
-    if (setting_.fixedStep > 0)
-      std::snprintf(t, sizeof t, "RungeKuttaMerson fixed dt=%g, projection every step, constraint tol %g",
-                    setting_.fixedStep, setting_.constraintTolerance);
-    else
-      std::snprintf(t, sizeof t, "RungeKuttaMerson accuracy %g, projection every step, constraint tol %g",
-                    setting_.accuracy, setting_.constraintTolerance);
-    return t;
-  }
+  std::string settings() const override { return describeRkm(setting_); }
   Initial initial() override {
     reset();
     State s = integ_->getState();
@@ -113,7 +93,7 @@ class SimbodyLinkage final : public LinkageRun {
     return worst;
   }
 
-  Setting setting_;
+  RkmSetting setting_;
   MultibodySystem system_;
   SimbodyMatterSubsystem matter_;
   GeneralForceSubsystem forces_;
@@ -130,7 +110,10 @@ LinkageRuns makeSimbodyLinkages(const Linkage& linkage) {
   // The closest to Articula's fixed-step RK4, and Simbody's usual error-controlled mode on the
   // grid of accuracies 1e-8, 3e-9, 1e-9 that Articula's rk45 runs on too (1e-8 lets the
   // four-bar's energy drift past 1e-6 J: 1.4e-6 J).
-  for (const Setting& s : {Setting{1e-3, 1e-3, 1e-10}, Setting{0, 3e-9, 1e-10}, Setting{0, 1e-9, 1e-10}})
+  // Projection every step: projecting only when the error exceeds the tolerance (Simbody's
+  // default) lets the four-bar's loop open to 1.7e-10 m and saved at most 30 % (measured 2026-11-24).
+  for (const RkmSetting& s : {RkmSetting{1e-3, 1e-3, 1e-10, true}, RkmSetting{0, 3e-9, 1e-10, true},
+                              RkmSetting{0, 1e-9, 1e-10, true}})
     runs.push_back(std::make_unique<SimbodyLinkage>(linkage, s));
   return runs;
 }
