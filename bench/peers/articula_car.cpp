@@ -14,6 +14,7 @@
 #include "articula/io/yaml_model.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/simulate/simulation.hpp"
+#include "articula_arrays.hpp"
 #include "car.hpp"
 
 namespace peers {
@@ -25,21 +26,6 @@ using articula::Mat3;
 using articula::Vec3;
 
 constexpr const char* kCarFile = PEERS_MODELS_DIR "/car.yaml";
-
-Vec3d toArray(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
-Vec3 toVec(const Vec3d& v) { return {v[0], v[1], v[2]}; }
-Mat3d toArray(const Mat3& m) {
-  Mat3d a;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) a[static_cast<std::size_t>(3 * i + j)] = m(i, j);
-  return a;
-}
-Mat3 toMat(const Mat3d& a) {
-  Mat3 m;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) m(i, j) = a[static_cast<std::size_t>(3 * i + j)];
-  return m;
-}
 
 // The world state of Articula's body b (1-based) after updateVelocities.
 CarPose poseOf(const articula::Workspace& ws, int b) {

@@ -13,6 +13,7 @@
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/model/generators.hpp"
 #include "articula/simulate/simulation.hpp"
+#include "articula_arrays.hpp"
 #include "linkage.hpp"
 
 namespace peers {
@@ -20,9 +21,6 @@ namespace peers {
 namespace {
 
 using articula::Vec3;
-
-Vec3d toArray(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
-Vec3 toVec(const Vec3d& v) { return {v[0], v[1], v[2]}; }
 
 // The Articula model of a linkage of linkagesToMeasure(), by name.
 articula::Model articulaModel(const std::string& name) {
@@ -73,7 +71,7 @@ Linkage describe(const std::string& name) {
     lb.joint = toArray(j.placement.r);
     lb.mass = b.mass;
     lb.com = toArray(b.com);
-    lb.inertia = toArray(b.inertiaCom.diagonal());
+    lb.inertia = toArray(Vec3(b.inertiaCom.diagonal()));
     lb.q0 = q[j.iq];
     lb.v0 = v[j.iv];
     l.bodies.push_back(lb);

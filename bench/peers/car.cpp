@@ -20,12 +20,16 @@ double processCpuSeconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+double carDistance(const Vec3d& a, const Vec3d& b) {
+  return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
 double carClosure(const Car& car, const std::vector<CarPose>& poses) {
   double worst = 0;
   for (const CarLoop& l : car.loops) {
     const Vec3d a = carPoint(poses[static_cast<std::size_t>(l.bodyA)], l.pointA);
     const Vec3d b = carPoint(poses[static_cast<std::size_t>(l.bodyB)], l.pointB);
-    const double d = std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+    const double d = carDistance(a, b);
     worst = std::max(worst, l.distance ? std::abs(d - l.length) : d);
   }
   return worst;

@@ -108,6 +108,8 @@ struct Car {
 /// Max over the loops of the closure error at the body poses: |pA - pB| for a ball loop,
 /// | |pA - pB| - length | for a distance loop (m).
 double carClosure(const Car& car, const std::vector<CarPose>& poses);
+/// |a - b|.
+double carDistance(const Vec3d& a, const Vec3d& b);
 /// World position of a point given in a body frame.
 Vec3d carPoint(const CarPose& pose, const Vec3d& p);
 /// CPU time of the process so far (all threads), seconds.

@@ -41,9 +41,6 @@ std::string loadAverage() {
   return s.empty() ? "unknown" : s;
 }
 
-double norm3(double x, double y, double z) { return std::sqrt(x * x + y * y + z * z); }
-double distance(const Vec3d& a, const Vec3d& b) { return norm3(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
-
 // The differences of one engine's initial state from Articula's.
 struct Differences {
   double position = 0, rotation = 0, velocity = 0, closure = 0, energy = 0, tyreLoad = 0, acceleration = NAN;
@@ -53,9 +50,9 @@ Differences compare(const Car& car, const CarRun::Initial& i, const CarRun::Init
   Differences d;
   for (std::size_t b = 0; b < ref.poses.size(); ++b) {
     const CarPose &p = i.poses[b], &r = ref.poses[b];
-    d.position = std::max(d.position, distance(p.origin, r.origin));
+    d.position = std::max(d.position, carDistance(p.origin, r.origin));
     for (std::size_t k = 0; k < 9; ++k) d.rotation = std::max(d.rotation, std::abs(p.rotation[k] - r.rotation[k]));
-    d.velocity = std::max({d.velocity, distance(p.omega, r.omega), distance(p.velocity, r.velocity)});
+    d.velocity = std::max({d.velocity, carDistance(p.omega, r.omega), carDistance(p.velocity, r.velocity)});
   }
   d.closure = carClosure(car, i.poses);
   d.energy = i.energy - ref.energy;
