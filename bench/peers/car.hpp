@@ -8,7 +8,7 @@
 // its own bodies, joints, constraints, springs and gravity from it; the tyres are the exception:
 // no peer has a Magic Formula tyre, so every engine calls Articula's tyre element
 // (articula::tyreResponse, dynamics/tyre_forces.hpp) through Car::tyre for the wheel body's world
-// pose and velocity, and applies what it returns. Both engines use Articula's tyre code.
+// pose and velocity, and applies what it returns. Every engine uses Articula's tyre code.
 //
 // Header of plain C++17 (no Articula or engine types): the Simbody side is compiled as C++17.
 // Adding an engine: a file <engine>_car.cpp with a make<Engine>CarRuns() factory declared below,
@@ -115,6 +115,36 @@ Vec3d carPoint(const CarPose& pose, const Vec3d& p);
 /// CPU time of the process so far (all threads), seconds.
 double processCpuSeconds();
 
+// For engines that take joint coordinates and apply the springs and tyres as their own external
+// forces (MuJoCo, DART), shared so that each engine differs from the others only in its own API.
+
+/// Body b's motion relative to its joint frame (the frame on its parent at jointRotation,
+/// jointOrigin) at Articula's initial state, in joint-frame coordinates: the body frame's axes and
+/// origin, its angular velocity and its origin's velocity relative to the joint frame.
+CarPose carJointMotion(const Car& car, int b);
+/// The coordinate of a revolute (angle about the axis) or prismatic (travel along it) joint and its
+/// rate, from the body's carJointMotion.
+std::array<double, 2> carJointCoordinate(const CarBody& b, const CarPose& relative);
+/// The unit quaternion (w, x, y, z) of a rotation matrix.
+std::array<double, 4> carQuaternion(const Mat3d& R);
+/// The lock on body b's joint, or nullptr.
+const CarLock* carLockOf(const Car& car, int b);
+/// The body frame in its parent's frame when its one joint coordinate is held at `position`: the
+/// joint frame turned about (revolute) or moved along (prismatic) the axis. A constant lock makes
+/// the body part of its parent, which is how MuJoCo and DART hold the steering rack (exactly).
+CarPose carLockedFrame(const CarBody& b, double position);
+
+/// A force `force` at the world point `point` of `body` and a pure moment `moment` (world).
+struct CarLoad {
+  int body = 0;
+  Vec3d point{}, force{}, moment{};
+};
+/// The point spring-dampers' and the tyres' loads at the body states (Car::tyre for the tyres; the
+/// spring-dampers as car.hpp's CarSpring), appended to `loads` (cleared first).
+void carLoads(const Car& car, const std::vector<CarPose>& poses, std::vector<CarLoad>& loads);
+/// The elastic energy of the spring-dampers and of the tyres' radial springs at the body poses.
+double carElasticEnergy(const Car& car, const std::vector<CarPose>& poses);
+
 /// What one whole run observed.
 struct CarFigures {
   double wallSeconds = 0, cpuSeconds = 0;
@@ -140,6 +170,9 @@ class CarRun {
     /// Per body: world angular acceleration and acceleration of the body origin (constrained
     /// dynamics; empty where the engine gives none).
     std::vector<std::array<double, 6>> accelerations;
+    /// The engine's constraints are soft (MuJoCo: a spring-damper regularisation): its constrained
+    /// accelerations differ from the exact ones by design, so they are reported, not checked.
+    bool softConstraints = false;
     std::vector<double> tyreLoads;  ///< Fz of each tyre
     double energy = 0;  ///< kinetic + potential (gravity, springs, tyres' radial springs)
   };
@@ -163,5 +196,6 @@ std::unique_ptr<CarReference> makeCarReference(double tEnd, double sample);
 
 CarRuns makeArticulaCarRuns(const Car& car);
 CarRuns makeSimbodyCarRuns(const Car& car);
+CarRuns makeMujocoCarRuns(const Car& car);
 
 }  // namespace peers

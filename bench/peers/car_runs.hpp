@@ -4,7 +4,7 @@
 namespace peers {
 
 /// Prints the physics check at t = 0 and the table of 8 s runs of the car (models/car.yaml) in
-/// Articula and Simbody; false when the engines' initial states or dynamics disagree.
+/// Articula and its peers; false when the engines' initial states or dynamics disagree.
 bool runCar(bool quick);
 
 }  // namespace peers

@@ -14,22 +14,11 @@ namespace peers {
 
 namespace {
 
-struct Softness {
-  const char* name;
-  const char* solref;  ///< empty: MuJoCo's default ("0.02 1")
-  const char* solimp;  ///< empty: MuJoCo's default ("0.9 0.95 0.001 0.5 2")
-};
-
-std::string xyz(const Vec3d& v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v[0] << ' ' << v[1] << ' ' << v[2];
-  return s.str();
-}
+std::string xyz(const Vec3d& v) { return mjcfNumbers(v.data(), v.size()); }
 
 // Everything but the equality constraints and gravity is off (contacts, limits, friction loss,
 // passive forces, actuation, sensors).
-std::string mjcf(const Linkage& l, const Softness& soft, double dt) {
+std::string mjcf(const Linkage& l, const MujocoSoftness& soft, double dt) {
   std::ostringstream x;
   x.precision(17);
   x << "<mujoco model=\"" << l.name << "\"><compiler angle=\"radian\" inertiafromgeom=\"false\"/>"
@@ -51,10 +40,8 @@ std::string mjcf(const Linkage& l, const Softness& soft, double dt) {
   x << "</worldbody><equality>";
   for (const LinkageLoop& c : l.loops) {
     x << "<connect name=\"" << c.name << "\" body1=\"" << l.bodies[static_cast<std::size_t>(c.bodyA)].name
-      << "\" body2=\"" << l.bodies[static_cast<std::size_t>(c.bodyB)].name << "\" anchor=\"" << xyz(c.pointA) << '"';
-    if (*soft.solref) x << " solref=\"" << soft.solref << '"';
-    if (*soft.solimp) x << " solimp=\"" << soft.solimp << '"';
-    x << "/>";
+      << "\" body2=\"" << l.bodies[static_cast<std::size_t>(c.bodyB)].name << "\" anchor=\"" << xyz(c.pointA) << '"'
+      << mjcfSoftness(soft) << "/>";
   }
   x << "</equality></mujoco>";
   return x.str();
@@ -62,7 +49,7 @@ std::string mjcf(const Linkage& l, const Softness& soft, double dt) {
 
 class MujocoLinkage final : public LinkageRun {
  public:
-  MujocoLinkage(const Linkage& l, const Softness& soft, double dt)
+  MujocoLinkage(const Linkage& l, const MujocoSoftness& soft, double dt)
       : linkage_(l), soft_(soft), dt_(dt), model_(loadMjcf({{"linkage.xml", mjcf(l, soft, dt)}})),
         data_(mj_makeData(model_)) {
     if (model_->nv != static_cast<int>(l.bodies.size()) || model_->neq != static_cast<int>(l.loops.size())) {
@@ -91,9 +78,7 @@ class MujocoLinkage final : public LinkageRun {
   std::string engine() const override { return "mujoco"; }
   std::string settings() const override {
     std::ostringstream s;
-    s << "mj_step RK4 dt=" << dt_ << ", connect " << soft_.name << " solref \""
-      << (*soft_.solref ? soft_.solref : "0.02 1") << "\" solimp \""
-      << (*soft_.solimp ? soft_.solimp : "0.9 0.95 0.001 0.5 2") << '"';
+    s << "mj_step RK4 dt=" << dt_ << ", connect " << describeSoftness(soft_);
     return s.str();
   }
   Initial initial() override {
@@ -149,7 +134,7 @@ class MujocoLinkage final : public LinkageRun {
 
  private:
   Linkage linkage_;
-  Softness soft_;
+  MujocoSoftness soft_;
   double dt_;
   mjModel* model_;
   mjData* data_;
@@ -162,7 +147,8 @@ LinkageRuns makeMujocoLinkages(const Linkage& linkage) {
   LinkageRuns runs;
   // solref's time constant at its floor for this step (2 dt; smaller is clamped unless the
   // refsafe flag is off) and solimp's impedance at its ceiling 0.9999.
-  for (const Softness& s : {Softness{"default", "", ""}, Softness{"tightened", "0.002 1", "0.9999 0.9999 0.001 0.5 2"}})
+  for (const MujocoSoftness& s :
+       {MujocoSoftness{"default", "", ""}, MujocoSoftness{"tightened", "0.002 1", "0.9999 0.9999 0.001 0.5 2"}})
     runs.push_back(std::make_unique<MujocoLinkage>(linkage, s, 1e-3));
   return runs;
 }

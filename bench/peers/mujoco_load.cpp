@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 namespace peers {
@@ -23,6 +24,25 @@ mjModel* loadMjcf(const std::vector<std::pair<std::string, std::string>>& files)
   mj_deleteVFS(vfs.get());
   if (!m) throw std::runtime_error(std::string("MuJoCo: ") + error);
   return m;
+}
+
+std::string mjcfNumbers(const double* v, std::size_t n) {
+  std::ostringstream s;
+  s.precision(17);
+  for (std::size_t i = 0; i < n; ++i) s << (i ? " " : "") << v[i];
+  return s.str();
+}
+
+std::string mjcfSoftness(const MujocoSoftness& s) {
+  std::string a;
+  if (*s.solref) a += std::string(" solref=\"") + s.solref + '"';
+  if (*s.solimp) a += std::string(" solimp=\"") + s.solimp + '"';
+  return a;
+}
+
+std::string describeSoftness(const MujocoSoftness& s) {
+  return std::string(s.name) + " solref \"" + (*s.solref ? s.solref : "0.02 1") + "\" solimp \"" +
+         (*s.solimp ? s.solimp : "0.9 0.95 0.001 0.5 2") + '"';
 }
 
 double mujocoEnergy(mjModel* m, mjData* d) {
