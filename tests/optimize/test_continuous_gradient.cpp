@@ -7,7 +7,7 @@
 #include "articula/io/yaml_problem.hpp"
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 // The five-bar design on a 2 s horizon with the Hamiltonian formulation (state [q; p]).
 OptimalControlProblem hamiltonianFiveBar(double tolerance) {
@@ -63,5 +63,5 @@ TEST(ContinuousGradient, CheckpointedAdjointMatchesTheFullyStoredOne) {
   EXPECT_LT((g1 - g2).norm(), 1e-7 * g1.norm()) << g1.transpose() << " / " << g2.transpose();
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula

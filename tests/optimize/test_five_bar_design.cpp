@@ -11,7 +11,7 @@
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 const char* kProblem = ARTICULA_SOURCE_DIR "/problems/five_bar_design.yaml";
 
@@ -85,5 +85,5 @@ TEST(FiveBarDesign, GradientAtTheInitialDesignMatchesTable52) {
   for (int k = 0; k < 2; ++k) EXPECT_NEAR(g[k], thesis[k], 5e-4 * std::abs(thesis[k])) << k;
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula

@@ -15,7 +15,7 @@
 #include "articula/optimize/optimizer.hpp"
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 constexpr double kPi = std::numbers::pi;
 
@@ -254,5 +254,5 @@ TEST(ThesisProblems, SpatialPendulumSpringsOptimumIsTheStaticEquilibrium) {
   }
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula

@@ -8,7 +8,7 @@
 #include "../unit/random_model.hpp"
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 // The four-bar of models/four_bar.yaml with a spring from the ground to the coupler's middle.
 OptimalControlProblem fourBarProblem() {
@@ -158,5 +158,5 @@ TEST(TrajectoryGradient, AdjointDirectAndFiniteDifferencesAgreeOnASpatialTreeOf8
   EXPECT_NEAR(gA[2], fresh, 1e-6 * std::abs(fresh));
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula

@@ -33,6 +33,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr double kG = 9.81, kLength = 1.0, kMass = 1.0, kBobInertia = 1e-9;
@@ -154,3 +156,5 @@ TEST(IftommA01, LoopPendulumReferenceFormulationWithinHighPrecision) {
   std::printf("A01 loop, reference: max |bob - exact| = %.3g m over 200 s, %.3f s wall, %ld steps\n", error.worst,
               r.wallSeconds, r.steps);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -36,6 +36,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr int kFourBars = 40;
@@ -187,3 +189,5 @@ TEST(IftommA02, FirstFlatPositionsHybridAndGlobalWithinHighPrecision) {
     expectHighPrecision(r, kShortOutputs, formulation);
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

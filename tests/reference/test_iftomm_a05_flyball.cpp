@@ -25,6 +25,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr double kHighPrecision = 1e-3;  // IFToMM acceptance, m
@@ -116,3 +118,5 @@ TEST(IftommA05, IndexThreeFormulationsWithStructuralIntegratorsWithinHighPrecisi
                 error, r.result.wallSeconds, r.result.steps);
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

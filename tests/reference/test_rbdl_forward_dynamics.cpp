@@ -15,6 +15,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // One RBDL body: parent, joint position in the parent frame (no rotation), revolute
@@ -108,3 +110,5 @@ TEST(RbdlReference, ForwardDynamicsOfEveryTreeFormulation) {
     }
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -13,6 +13,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // An axle rolling about x on a revolute joint (a damper settles it), the bar 0.35 m ahead of it
@@ -63,3 +65,5 @@ TEST(AntiRollBar, RollStiffnessIsTorsionTimesLeverRatioSquared) {
   EXPECT_NEAR(staticRoll("reference", "rk45", 1e-9), expected, 1e-3 * expected);
   EXPECT_NEAR(staticRoll("hybrid", "trapezoidal", 1e-2), expected, 1e-3 * expected);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -16,6 +16,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 const Model& car() {
@@ -202,3 +204,5 @@ TEST(Car, StepSteerTurnsAtTheKinematicYawRate) {
   std::printf("car step steer: steer %.4f rad, yaw rate %.5f rad/s, kinematic %.5f rad/s\n", turn.steer,
               turn.yawRate, kinematic);
 }
+
+}  // namespace ARTICULA_TEST_FILE

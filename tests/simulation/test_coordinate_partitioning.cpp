@@ -16,6 +16,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // Both formulations with rk45 at rtol = atol = 1e-11: each run's global error is then of order
@@ -169,3 +171,5 @@ TEST(CoordinatePartitioning, AutomaticSolverDependsOnTheSplitSize) {
     EXPECT_EQ(partitioning.solvesSparse(), n == fourBars) << n;
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -13,6 +13,8 @@
 #include "recorder.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 using test_models::accelerationsOf;
 using test_models::distributedAccelerations;
 using test_models::randomState;
@@ -340,3 +342,5 @@ TEST(Distributed, PrescribedMotionIsRefused) {
         << e.what();
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

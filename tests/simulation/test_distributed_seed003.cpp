@@ -18,6 +18,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 Model seed003() { return loadModel(std::string(ARTICULA_SOURCE_DIR) + "/models/seed003_four_bars.yaml"); }
@@ -144,3 +146,5 @@ TEST(DistributedSeed003, MatchesTheReferenceFormulation) {
   EXPECT_LT(firstSecond, 1e-10);
   EXPECT_LT(whole, 1e-5);
 }
+
+}  // namespace ARTICULA_TEST_FILE

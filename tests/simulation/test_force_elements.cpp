@@ -11,6 +11,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 SimulationOptions tight(double tEnd) {
   SimulationOptions o;
@@ -130,3 +132,5 @@ TEST(Stabilization, BaumgarteBoundsDriftThatNoneLetsGrow) {
   EXPECT_LT(baumgarte.maxPositionError, 1e-5);
   EXPECT_GT(none.maxPositionError, baumgarte.maxPositionError);
 }
+
+}  // namespace ARTICULA_TEST_FILE

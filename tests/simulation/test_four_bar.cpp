@@ -9,6 +9,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 SimulationOptions fourBarOptions() {
   SimulationOptions o;
@@ -93,3 +95,5 @@ TEST(FourBar, ProjectionFailureStopsAFixedStepRun) {
   for (const auto& q : rec.q) EXPECT_TRUE(q.allFinite());
   EXPECT_LT(r.maxPositionError, 1e-9);  // what was accepted stayed closed
 }
+
+}  // namespace ARTICULA_TEST_FILE

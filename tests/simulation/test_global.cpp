@@ -31,6 +31,8 @@
 #include "index3_support.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 using namespace articula::test_models;
 
 namespace {
@@ -440,3 +442,5 @@ TEST(Global, FiniteDifferenceTangentRestoredContinuesBitForBit) {
   options.finiteDifferenceTangent = true;
   expectRestoredContinuesBitForBit(test_models::fourBarWithShock(), "global", options);
 }
+
+}  // namespace ARTICULA_TEST_FILE

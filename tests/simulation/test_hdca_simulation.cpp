@@ -20,6 +20,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 Model modelFile(const char* name) { return loadModel(std::string(ARTICULA_SOURCE_DIR) + "/models/" + name); }
@@ -340,3 +342,5 @@ TEST(HdcaSimulation, ABlownUpRunStopsWithAMessageNamingTheJoint) {
   EXPECT_FALSE(samples.t.empty());
   EXPECT_EQ(samples.t.back(), r.tReached);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -18,6 +18,8 @@
 #include "index3_support.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 using namespace articula::test_models;
 
 namespace {
@@ -210,3 +212,5 @@ TEST(IndexThree, FormulationsAgreeOnTheNFourBarAndASpatialLoop) {
       }
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -9,6 +9,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // A tumbling free body carrying a sprung, damped arm; without gravity nothing external acts.
@@ -91,3 +93,5 @@ TEST(Momentum, NotConservedWithGravityOrAGroundedJoint) {
   EXPECT_FALSE(conservesMomentum(b.build())) << "a revolute joint to the ground";
   EXPECT_FALSE(conservesMomentum(floatingArm(Vec3(0, -9.81, 0)))) << "gravity";
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -12,6 +12,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // Complete elliptic integral of the first kind K(k) by the arithmetic-geometric mean.
@@ -134,3 +136,5 @@ TEST(Formulations, AgreeOnOpenChain) {
   EXPECT_LT((finals[0] - finals[1]).norm(), 1e-10);
   EXPECT_LT((finals[0] - finals[2]).norm(), 1e-10);
 }
+
+}  // namespace ARTICULA_TEST_FILE

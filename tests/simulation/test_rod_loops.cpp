@@ -7,6 +7,8 @@
 #include "index3_support.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 using namespace articula::test_models;
 
 // Reference: rk45 at 1e-12. The semi-recursive formulation (coordinate partitioning) with RK4
@@ -25,3 +27,5 @@ TEST(RodLoops, EveryFormulationAgreesOnTheRssrClosedByARod) {
     EXPECT_LT(positionError(model, structural(formulation, "trapezoidal", h, tEnd), reference), 1e3 * h * h)
         << formulation;
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -10,6 +10,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 const std::string kModels = std::string(ARTICULA_TEST_MODELS) + "/";
 
@@ -85,3 +87,5 @@ TEST(SingularConfigurations, EvenNFourBarStopsAtItsFirstFlatPosition) {
     EXPECT_GT(r.tReached, 0.3) << "N = " << fourBars;
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -9,6 +9,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr double kMass = 100.0, kGravity = 9.81, kStiffness = 2e4, kRest = 0.5;
@@ -85,3 +87,5 @@ TEST(SuspensionSprings, StraightCurveIsTheLinearDamper) {
   ASSERT_EQ(a.q.size(), b.q.size());
   for (std::size_t k = 0; k < a.q.size(); ++k) EXPECT_NEAR(a.q[k][0], b.q[k][0], 1e-10);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -20,6 +20,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr double kGravity = 9.81;
@@ -313,3 +315,5 @@ TEST(Truck, SemiRecursiveAndHybridAgreeOnTheFirstSecond) {
     std::printf("truck first second, HHT at %g s: seed 001 eq. (43) %.2e, horizontal %.2e m\n", dt, error, horizontal);
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

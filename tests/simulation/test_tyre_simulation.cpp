@@ -12,6 +12,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr double kMass = 20.0, kSpinInertia = 0.6, kRadius = 0.3, kStiffness = 2e5, kGravity = 9.81;
@@ -232,3 +234,5 @@ TEST(TyreSimulation, AHeightMapRollsLikeTheSameProfile) {
   EXPECT_GT(a.q.back()[1], 0.2);  // it went up the ramp
   for (std::size_t k = 0; k < a.q.size(); ++k) EXPECT_LT((a.q[k] - b.q[k]).cwiseAbs().maxCoeff(), 1e-8) << "t = " << a.t[k];
 }
+
+}  // namespace ARTICULA_TEST_FILE

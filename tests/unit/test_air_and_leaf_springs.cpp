@@ -12,7 +12,7 @@
 #include "articula/io/yaml_model.hpp"
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 // A truck bellows: A = 0.05 m^2, V0 = 0.02 m^3 at L0 = 0.3 m, 5 bar gauge, adiabatic (n = 1.4).
 PointSpringDamper bellows() {
@@ -110,11 +110,11 @@ TEST(LeafSpring, SlowCycleIsAHysteresisLoopOfTwiceTheFrictionForce) {
   EXPECT_NEAR(extending - compressing, 2 * 2e3, 2 * 2e3 * (1.0 - std::tanh(20.0)) + 1e-9);
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 // The global formulation's analytic tangent takes point springs as linear: it refuses an air
 // spring or a leaf spring with friction, naming it, unless the tangent is by finite differences.
@@ -144,5 +144,5 @@ forces:
   }
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula

@@ -20,6 +20,8 @@
 #include "mesh_test_files.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 namespace fs = std::filesystem;
 
 namespace {
@@ -495,3 +497,5 @@ TEST_F(AnimationTest, AnUnreadableMeshIsABoxOfTheInertiaAndOneWarning) {
     EXPECT_NEAR(size[static_cast<std::size_t>(k)], Vec3(0.4, 0.2, 0.1)[along], 1e-5);
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -15,6 +15,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 double relativeError(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
@@ -247,3 +249,5 @@ TEST(AssemblyTree, CompleteBinaryTreesTakeTwoTiersPerLevel) {
     EXPECT_LT(dcaVersusAba(model), 1e-9) << levels << " levels";
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

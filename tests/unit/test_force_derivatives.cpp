@@ -13,6 +13,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // A random tree with point springs and dampers between random bodies (some to the ground).
@@ -143,3 +145,5 @@ TEST(ForceDerivatives, TwoIndependentBranchesNeedHalfTheEvaluations) {
   EXPECT_EQ(ForceDerivatives(model, {1, true}).groups().size(), 4u);
   EXPECT_EQ(ForceDerivatives(model, {1, false}).groups().size(), 8u);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -20,6 +20,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr double kPi = std::numbers::pi;
@@ -327,3 +329,5 @@ TEST(RssrBankGenerator, EveryLoopIsTheRssrAtItsPhase) {
   }
   EXPECT_THROW(makeRssrBank(0), Error);
 }
+
+}  // namespace ARTICULA_TEST_FILE

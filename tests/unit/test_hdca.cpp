@@ -18,6 +18,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 double relativeError(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
@@ -285,3 +287,5 @@ TEST(Hdca, PlanarKernelAgreesWithTheSpatialOne) {
   }
   EXPECT_FALSE(Hdca(makeChain(4, true)).planar());
 }
+
+}  // namespace ARTICULA_TEST_FILE

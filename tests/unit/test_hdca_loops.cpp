@@ -20,6 +20,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // d/ds f(q (+) s v) at s = 0 by central differences at h and h/2 combined by Richardson
@@ -173,3 +175,5 @@ TEST(HdcaLoops, SimulationAgreesWithTheReferenceFormulation) {
       EXPECT_LE(run.worstClosure, project ? 1e-12 : 1e-9) << model.name << ", projection " << project;
     }
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -14,6 +14,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // x' = -lambda x (one component per rate); exact x_i(t) = exp(-lambda_i t) for x_i(0) = 1.
@@ -535,3 +537,5 @@ TEST(IntegratorTest, AdaptiveMethodGivesUpBelowDtMin) {
   integ->initialize(sys, 0.0, sys.last);
   EXPECT_THROW(integ->step(1.0), SimulationError);
 }
+
+}  // namespace ARTICULA_TEST_FILE

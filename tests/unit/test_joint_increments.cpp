@@ -8,6 +8,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // Largest difference between two configurations, spherical joints' quaternions up to sign.
@@ -52,3 +54,5 @@ TEST(JointIncrements, TangentCorrectionsComposeWithTheExponentialMap) {
   EXPECT_GT(plain2, 0.05 * plain1) << plain1 << " " << plain2;      // first order: ratio 0.1
   EXPECT_LT(mapped1, 1e-5);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -12,6 +12,8 @@
 #include "mesh_test_files.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 namespace fs = std::filesystem;
 
 namespace {
@@ -109,3 +111,5 @@ TEST_F(MeshFileTest, BadFilesAreRejectedNamingFileAndLine) {
   }
   EXPECT_THROW(readMeshFile(dir_.string() + "/.obj"), Error);
 }
+
+}  // namespace ARTICULA_TEST_FILE

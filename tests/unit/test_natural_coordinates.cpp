@@ -24,6 +24,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr int kBodyCounts[] = {1, 2, 3, 5, 8, 13, 21};
@@ -382,3 +384,5 @@ TEST(SparseCholesky, SolvesRefactorisesAndDetectsIndefiniteMatrices) {
   chol.values()[start[n / 2 + 1] - 1] = -5.0;
   EXPECT_FALSE(chol.factorize());
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -12,6 +12,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 // Every sample arrives, in order and intact, even through a queue far smaller than the run:
 // the stepping side then waits (stalls) instead of overwriting a slot the writer has not read.
 TEST(SampleWriter, DeliversEverySampleInOrderThroughASmallQueue) {
@@ -120,3 +122,5 @@ TEST(RealtimeRun, SameResultsAsAnUnpacedRunAtTheWallClocksPace) {
   EXPECT_FALSE(refused.ok);
   EXPECT_NE(refused.error.find("restart files"), std::string::npos) << refused.error;
 }
+
+}  // namespace ARTICULA_TEST_FILE

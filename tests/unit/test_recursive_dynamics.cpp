@@ -10,6 +10,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 Eigen::VectorXd randomVector(int n, unsigned seed) {
   std::mt19937 gen(seed);
@@ -202,3 +204,5 @@ TEST(Kinematics, AccelerationsMatchFiniteDifferences) {
     EXPECT_LT((fd - pointAcceleration(ws, b, p)).norm(), 1e-6 * (1.0 + fd.norm())) << "body " << b;
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

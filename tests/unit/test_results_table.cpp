@@ -13,6 +13,8 @@
 #include "articula/io/results_table.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 namespace fs = std::filesystem;
 
 namespace {
@@ -198,3 +200,5 @@ TEST(ResultsColumns, RelativeEnergyDrift) {
   EXPECT_FALSE(relativeEnergyDrift(parse("time,total_energy\n")));
   EXPECT_FALSE(relativeEnergyDrift(parse("time,x\n0,1\n")));
 }
+
+}  // namespace ARTICULA_TEST_FILE

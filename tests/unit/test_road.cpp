@@ -9,7 +9,7 @@
 #include "articula/model/road.hpp"
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 TEST(Road, ProfileInterpolatesAndHoldsItsEnds) {
   const Road r = Road::profile({{0, 0}, {2, 0.2}, {3, 0.2}});
@@ -92,5 +92,5 @@ TEST(Road, HeightMapIsBilinearAndItsSectionExactOnAPlane) {
   EXPECT_NEAR(r.height(-5.0, 2.0), -0.1 - 0.1, 1e-15);
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula

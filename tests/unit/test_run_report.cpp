@@ -15,6 +15,8 @@
 #include "articula/model/generators.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 namespace fs = std::filesystem;
 
 namespace {
@@ -211,3 +213,5 @@ TEST_F(RunSummaryTest, ReportLeavesOutWhatTheRunHasNot) {
   EXPECT_EQ(count(bare, "<svg"), 0);
   EXPECT_EQ(count(bare, "results.csv has no energy columns."), 1);
 }
+
+}  // namespace ARTICULA_TEST_FILE

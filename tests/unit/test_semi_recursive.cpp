@@ -14,6 +14,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr int kBodyCounts[] = {1, 2, 3, 5, 8, 13, 21, 32};
@@ -168,3 +170,5 @@ TEST(TreeCholesky, ThrowsNamingTheJointAtANonPositivePivot) {
   ASSERT_GT(A.diagonal().minCoeff(), 0.0);
   EXPECT_THROW(chol.factorize(A), Error);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -18,6 +18,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
@@ -251,3 +253,5 @@ TEST(SparseLu, RestoredPivotsGiveTheSameBits) {
   ASSERT_TRUE(restored.factorize());
   EXPECT_EQ(restored.pivotingValues(), second);
 }
+
+}  // namespace ARTICULA_TEST_FILE

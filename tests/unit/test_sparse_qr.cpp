@@ -10,6 +10,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // A dense matrix with its structural pattern (entries that may be non-zero).
@@ -236,3 +238,5 @@ TEST(SparseQr, RejectsMalformedPatternsAndMisuse) {
   EXPECT_FALSE(qr.factorize());
   EXPECT_THROW(qr.solve(Eigen::VectorXd::Zero(3), x), Error);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -8,6 +8,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 struct Rng {
   std::mt19937 gen{42};
@@ -143,3 +145,5 @@ TEST(PlanarSpatial, PoseMatchesTheSpatialTransform) {
     EXPECT_LT((pose.point(p.head<2>()) - X.inverseTransformPoint(p).head<2>()).norm(), kTol);
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -11,6 +11,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // A random tree without gravity whose only forces are joint springs and point springs, the
@@ -194,3 +196,5 @@ TEST(SpringDamperTangent, InactiveWithoutSpringsOrDampers) {
   const Model model = test_models::randomTree(4, 3).build();
   EXPECT_FALSE(SpringDamperTangent(model).active());
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -6,7 +6,7 @@
 #include "articula/dynamics/force_elements.hpp"
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 PointSpringDamper strut() {
   PointSpringDamper s;
@@ -60,5 +60,5 @@ TEST(SuspensionSprings, LinearSpringIsUnchanged) {
   EXPECT_DOUBLE_EQ(t.dqd, 2.0);
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula

@@ -15,6 +15,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 std::vector<std::string> labels(const AxisScale& s) {
@@ -267,3 +269,5 @@ TEST(SvgPlot, ManySeriesGetDistinctStylesAndTheLegendWraps) {
   ASSERT_TRUE(std::regex_search(svg, m, height));
   EXPECT_GT(std::stod(m[1]), 150.0 + 100.0);
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -10,6 +10,8 @@
 #include "articula/sweep/generators.hpp"
 
 using namespace articula;
+
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 using namespace articula::sweep;
 
 namespace {
@@ -118,3 +120,5 @@ TEST(SweepCases, MonteCarloIsReproducibleAndFollowsItsDistributions) {
   EXPECT_THROW(parseDistribution("mass:upper=uniform(2,1)"), Error);
   EXPECT_THROW(parseDistribution("mass:upper=normal(0,-1)"), Error);
 }
+
+}  // namespace ARTICULA_TEST_FILE

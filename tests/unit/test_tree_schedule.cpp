@@ -15,6 +15,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 // Runs a sweep on the calling thread and checks the order of the visits: every internal node
@@ -110,3 +112,5 @@ TEST(TreePositions, EqualTheSerialRecursion) {
     }
   }
 }
+
+}  // namespace ARTICULA_TEST_FILE

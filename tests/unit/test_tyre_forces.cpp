@@ -9,7 +9,7 @@
 #include "articula/dynamics/tyre_forces.hpp"
 
 namespace articula {
-namespace {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
 // A parameter set for the hand computations: Fz = 2 Fz0, so dfz = 1.
 MagicFormula handSet() {
@@ -208,5 +208,5 @@ TEST(TyreResponse, EnergyIsThatOfTheRadialSpring) {
   EXPECT_EQ(tyreEnergy(carTyre(), Road::flat(0.0), Mat3::Identity(), Vec3(0, 0, 0.31)), 0.0);
 }
 
-}  // namespace
+}  // namespace ARTICULA_TEST_FILE
 }  // namespace articula

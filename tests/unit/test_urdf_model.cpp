@@ -14,6 +14,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 const std::string kArm = std::string(ARTICULA_SOURCE_DIR) + "/models/arm6.urdf";
@@ -243,3 +245,5 @@ TEST(UrdfModel, FilesAreRecognisedByTheirExtension) {
   EXPECT_FALSE(isUrdfPath("arm.urdf.yaml"));
   EXPECT_FALSE(isUrdfPath("urdf"));
 }
+
+}  // namespace ARTICULA_TEST_FILE

@@ -20,6 +20,8 @@
 
 using namespace articula;
 
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
 namespace {
 
 const std::string kExamples = std::string(ARTICULA_SOURCE_DIR) + "/models/";
@@ -935,3 +937,5 @@ TEST(YamlModelRobustness, PathologicalInputs) {
                           "joints: [{name: j, type: free, parent: ground, child: rod, rpy: [1e300, -1e300, 1e308], "
                           "xyz: [1e300, 1e300, 1e300], q: [1e300, 1e300, 1e300, 1e-300, 0, 0, 1e-300]}]\n");
 }
+
+}  // namespace ARTICULA_TEST_FILE
