@@ -197,5 +197,6 @@ std::unique_ptr<CarReference> makeCarReference(double tEnd, double sample);
 CarRuns makeArticulaCarRuns(const Car& car);
 CarRuns makeSimbodyCarRuns(const Car& car);
 CarRuns makeMujocoCarRuns(const Car& car);
+CarRuns makeDartCarRuns(const Car& car);
 
 }  // namespace peers

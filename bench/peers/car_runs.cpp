@@ -34,6 +34,9 @@ std::vector<std::function<CarRuns(const Car&)>> factories() {
 #ifdef PEERS_HAVE_MUJOCO
   f.push_back(makeMujocoCarRuns);
 #endif
+#ifdef PEERS_HAVE_DART
+  f.push_back(makeDartCarRuns);
+#endif
   return f;
 }
 
