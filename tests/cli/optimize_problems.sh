@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# articula gradient and optimize on the five-bar design problem, and every malformed problem file
-# refused with one line naming the file and exit status 2.
+# articula gradient and optimize on the five-bar design problem (malformed problem files:
+# bad_problems.sh).
 set -euo pipefail
 articula=$1; root=$2
 out=$(mktemp -d)
@@ -17,7 +17,7 @@ done
 
 # The optimisation converges to the static equilibrium and writes every output. (Finite-difference
 # gradients: 5 runs each instead of the adjoint's 17 on this 2-parameter problem, which keeps the
-# test short under ASan; optimize_tests optimises with the adjoint.)
+# test short; optimize_tests optimises with the adjoint.)
 "$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/opt" --quiet --gradient fd
 for f in parameters.csv controls.csv history.csv optimization.json optimum.yaml results.csv summary.json animation.html; do
   [ -s "$out/opt/$f" ] || { echo "optimize did not write $f"; exit 1; }
@@ -32,8 +32,4 @@ awk -v b="$b1" 'BEGIN { exit !(b > 2.4319235 && b < 2.4319237) }' || { echo "spr
 first=$(awk -F, 'NR == 2 { print $2 }' "$out/warm/history.csv")
 awk -v J="$first" 'BEGIN { exit !(J < 1e-20) }' || { echo "the warm start did not begin at the optimum: J = $first"; exit 1; }
 
-# Malformed problems: exit 2 and one line that names the file.
-# shellcheck source=lib/located_errors.sh
-source "$(dirname "$0")/lib/located_errors.sh"
-expect_located_errors gradient "$root"/tests/problems/bad/*.yaml
-echo "gradient and optimize ok; malformed problems rejected"
+echo "gradient and optimize ok"
