@@ -1,5 +1,6 @@
 // The neutral helpers of the car part (car.hpp), compiled with every engine.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <ctime>
 #include <stdexcept>
@@ -49,6 +50,36 @@ double processCpuSeconds() {
   timespec t{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+CarFigures sampleCarRun(const Car& car, double tEnd, double sample, const CarStepper& engine) {
+  CarFigures f;
+  f.heights.assign(car.probes.size(), {});
+  auto look = [&] {
+    const std::vector<CarPose> poses = engine.poses();
+    for (std::size_t i = 0; i < car.probes.size(); ++i) {
+      const Vec3d p = carPoint(poses[static_cast<std::size_t>(car.probes[i].body)], car.probes[i].point);
+      f.heights[i].push_back(car.up[0] * p[0] + car.up[1] * p[1] + car.up[2] * p[2]);
+    }
+    f.maxClosure = std::max(f.maxClosure, carClosure(car, poses));
+  };
+  const long n = std::max(1L, std::lround(tEnd / sample));
+  const double c0 = processCpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  engine.start();
+  look();
+  for (long k = 1; k <= n; ++k) {
+    engine.advanceTo(k == n ? tEnd : static_cast<double>(k) * sample);
+    look();
+  }
+  f.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  f.cpuSeconds = processCpuSeconds() - c0;
+  return f;
+}
+
+void requireStepDividesSample(const std::string& engine, double dt, double sample) {
+  if (std::abs(sample / dt - std::round(sample / dt)) > 1e-9)
+    throw std::runtime_error(engine + ": the step does not divide the sampling interval");
 }
 
 double carDistance(const Vec3d& a, const Vec3d& b) {

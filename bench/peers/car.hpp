@@ -154,6 +154,18 @@ struct CarFigures {
   std::vector<std::vector<double>> heights;
 };
 
+/// What a peer engine does in a sampled run (sampleCarRun).
+struct CarStepper {
+  std::function<void()> start;              ///< to the initial state at t = 0
+  std::function<void(double t)> advanceTo;  ///< steps to the sample time t
+  std::function<std::vector<CarPose>()> poses;  ///< the body poses at the current time
+};
+/// A whole timed run (CPU and wall time) from 0 to tEnd: the probes' heights and the loop closure
+/// at t = 0 and every `sample` seconds. CarFigures::steps is the engine's to fill.
+CarFigures sampleCarRun(const Car& car, double tEnd, double sample, const CarStepper& engine);
+/// Throws unless a fixed step dt divides the sampling interval (the samples must fall on steps).
+void requireStepDividesSample(const std::string& engine, double dt, double sample);
+
 /// One engine with one integrator setting on the car.
 class CarRun {
  public:

@@ -21,7 +21,6 @@
 #include <dart/dynamics/WeldJoint.hpp>
 #include <dart/simulation/World.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -116,44 +115,27 @@ class DartCar final : public CarRun {
     return s.str();
   }
   CarFigures run(double tEnd, double sample) override {
-    CarFigures f;
-    f.heights.assign(car_.probes.size(), {});
-    auto look = [&] {
-      poses();
-      for (std::size_t i = 0; i < car_.probes.size(); ++i) {
-        const Vec3d p = carPoint(poses_[static_cast<std::size_t>(car_.probes[i].body)], car_.probes[i].point);
-        f.heights[i].push_back(car_.up[0] * p[0] + car_.up[1] * p[1] + car_.up[2] * p[2]);
-      }
-      f.maxClosure = std::max(f.maxClosure, carClosure(car_, poses_));
-    };
-    const long n = std::max(1L, std::lround(tEnd / sample));
-    // The samples fall on steps: DART's steps are fixed.
-    if (std::abs(sample / dt_ - std::round(sample / dt_)) > 1e-9)
-      throw std::runtime_error("dart: the step does not divide the sampling interval");
+    requireStepDividesSample("dart", dt_, sample);  // DART's steps are fixed
     const Erp erp(erp_);
-    const double c0 = processCpuSeconds();
-    const auto t0 = std::chrono::steady_clock::now();
-    reset();
-    look();
     long steps = 0;
-    for (long k = 1; k <= n; ++k) {
-      const double t = k == n ? tEnd : static_cast<double>(k) * sample;
-      while (world_->getTime() < t - 0.5 * dt_) {
-        carLoads(car_, poses(), loads_);
-        for (const CarLoad& l : loads_) {
-          BodyNode* b = bodies_[static_cast<std::size_t>(l.body)];
-          b->addExtForce(vec(l.force), vec(l.point), false, false);  // world force at a world point
-          b->addExtTorque(vec(l.moment), false);
-        }
-        world_->step();  // clears the external forces
-        ++steps;
-      }
-      if (!skel_->getPositions().allFinite())
-        throw std::runtime_error("dart: the state diverged by t = " + std::to_string(world_->getTime()));
-      look();
-    }
-    f.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    f.cpuSeconds = processCpuSeconds() - c0;
+    CarFigures f = sampleCarRun(car_, tEnd, sample,
+                                {[&] { reset(); },
+                                 [&](double t) {
+                                   while (world_->getTime() < t - 0.5 * dt_) {
+                                     carLoads(car_, poses(), loads_);
+                                     for (const CarLoad& l : loads_) {
+                                       BodyNode* b = bodies_[static_cast<std::size_t>(l.body)];
+                                       b->addExtForce(vec(l.force), vec(l.point), false, false);  // world force at a world point
+                                       b->addExtTorque(vec(l.moment), false);
+                                     }
+                                     world_->step();  // clears the external forces
+                                     ++steps;
+                                   }
+                                   if (!skel_->getPositions().allFinite())
+                                     throw std::runtime_error("dart: the state diverged by t = " +
+                                                              std::to_string(world_->getTime()));
+                                 },
+                                 [&] { return poses(); }});
     f.steps = steps;
     return f;
   }

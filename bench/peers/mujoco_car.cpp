@@ -11,7 +11,6 @@
 // friction loss, actuation and sensors are off. The initial state is Articula's assembled one,
 // converted to joint coordinates (carJointMotion), so the soft constraints start satisfied to
 // Articula's assembly tolerance.
-#include <chrono>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -140,39 +139,24 @@ class MujocoCar final : public CarRun {
   }
   CarFigures run(double tEnd, double sample) override {
     const Passive passive(this);
-    CarFigures f;
-    f.heights.assign(car_.probes.size(), {});
-    auto look = [&] {
-      mj_kinematics(model_, data_);  // the poses at qpos (mj_step leaves those of its last stage)
-      poses(false);
-      for (std::size_t i = 0; i < car_.probes.size(); ++i) {
-        const Vec3d p = carPoint(poses_[static_cast<std::size_t>(car_.probes[i].body)], car_.probes[i].point);
-        f.heights[i].push_back(car_.up[0] * p[0] + car_.up[1] * p[1] + car_.up[2] * p[2]);
-      }
-      f.maxClosure = std::max(f.maxClosure, carClosure(car_, poses_));
-    };
-    const long n = std::max(1L, std::lround(tEnd / sample));
-    // The samples fall on steps: MuJoCo's steps are fixed (no step to a given time).
-    if (std::abs(sample / setting_.dt - std::round(sample / setting_.dt)) > 1e-9)
-      throw std::runtime_error("mujoco: the step does not divide the sampling interval");
-    const double c0 = processCpuSeconds();
-    const auto t0 = std::chrono::steady_clock::now();
-    reset();
-    look();
+    requireStepDividesSample("mujoco", setting_.dt, sample);  // MuJoCo's steps are fixed
     long steps = 0;
-    for (long k = 1; k <= n; ++k) {
-      const double t = k == n ? tEnd : static_cast<double>(k) * sample;
-      while (data_->time < t - 0.5 * setting_.dt) {
-        mj_step(model_, data_);
-        ++steps;
-      }
-      for (int i = 0; i < model_->nq; ++i)
-        if (!std::isfinite(data_->qpos[i]))
-          throw std::runtime_error("mujoco: the state diverged by t = " + std::to_string(data_->time));
-      look();
-    }
-    f.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    f.cpuSeconds = processCpuSeconds() - c0;
+    CarFigures f = sampleCarRun(car_, tEnd, sample,
+                                {[&] { reset(); },
+                                 [&](double t) {
+                                   while (data_->time < t - 0.5 * setting_.dt) {
+                                     mj_step(model_, data_);
+                                     ++steps;
+                                   }
+                                   for (int i = 0; i < model_->nq; ++i)
+                                     if (!std::isfinite(data_->qpos[i]))
+                                       throw std::runtime_error("mujoco: the state diverged by t = " +
+                                                                std::to_string(data_->time));
+                                 },
+                                 [&] {
+                                   mj_kinematics(model_, data_);  // the poses at qpos (mj_step leaves those of its last stage)
+                                   return poses(false);
+                                 }});
     f.steps = steps;
     return f;
   }

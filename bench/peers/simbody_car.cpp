@@ -12,7 +12,6 @@
 // Compiled as C++17 without NDEBUG, as simbody_chain.cpp (see CMakeLists.txt).
 #include <Simbody.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include "car.hpp"
@@ -122,35 +121,23 @@ class SimbodyCar final : public CarRun {
   std::string engine() const override { return "simbody"; }
   std::string settings() const override { return describeRkm(setting_); }
   CarFigures run(double tEnd, double sample) override {
-    CarFigures f;
-    f.heights.assign(car_.probes.size(), {});
-    auto look = [&] {
-      const State& s = integ_->getState();
-      system_.realize(s, Stage::Velocity);
-      for (std::size_t i = 0; i < car_.probes.size(); ++i)
-        f.heights[i].push_back(
-            ~vec(car_.up) *
-            mobs_[static_cast<std::size_t>(car_.probes[i].body)].findStationLocationInGround(s, vec(car_.probes[i].point)));
-      f.maxClosure = std::max(f.maxClosure, carClosure(car_, poses(s)));
-    };
-    const long n = std::max(1L, std::lround(tEnd / sample));
-    const double c0 = processCpuSeconds();
-    const auto t0 = std::chrono::steady_clock::now();
-    integ_->initialize(state0_);  // projects onto the constraints (to the tolerance)
-    look();
-    for (long k = 1; k <= n; ++k) {
-      const double t = k == n ? tEnd : static_cast<double>(k) * sample;
-      // stepTo returns early at the start of a continuous interval (right after initialize()).
-      while (integ_->getTime() < t) {
-        const Integrator::SuccessfulStepStatus status = integ_->stepTo(t);
-        if (status == Integrator::EndOfSimulation || integ_->isSimulationOver())
-          throw std::runtime_error("simbody: the run ended at t = " + std::to_string(integ_->getTime()) + ": " +
-                                   Integrator::getTerminationReasonString(integ_->getTerminationReason()));
-      }
-      look();
-    }
-    f.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    f.cpuSeconds = processCpuSeconds() - c0;
+    CarFigures f = sampleCarRun(
+        car_, tEnd, sample,
+        {[&] { integ_->initialize(state0_); },  // projects onto the constraints (to the tolerance)
+         [&](double t) {
+           // stepTo returns early at the start of a continuous interval (right after initialize()).
+           while (integ_->getTime() < t) {
+             const Integrator::SuccessfulStepStatus status = integ_->stepTo(t);
+             if (status == Integrator::EndOfSimulation || integ_->isSimulationOver())
+               throw std::runtime_error("simbody: the run ended at t = " + std::to_string(integ_->getTime()) + ": " +
+                                        Integrator::getTerminationReasonString(integ_->getTerminationReason()));
+           }
+         },
+         [&] {
+           const State& s = integ_->getState();
+           system_.realize(s, Stage::Velocity);
+           return poses(s);
+         }});
     f.steps = integ_->getNumStepsTaken();
     return f;
   }
