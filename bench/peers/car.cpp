@@ -59,7 +59,7 @@ CarFigures sampleCarRun(const Car& car, double tEnd, double sample, const CarSte
     const std::vector<CarPose> poses = engine.poses();
     for (std::size_t i = 0; i < car.probes.size(); ++i) {
       const Vec3d p = carPoint(poses[static_cast<std::size_t>(car.probes[i].body)], car.probes[i].point);
-      f.heights[i].push_back(car.up[0] * p[0] + car.up[1] * p[1] + car.up[2] * p[2]);
+      f.heights[i].push_back(dot(car.up, p));
     }
     f.maxClosure = std::max(f.maxClosure, carClosure(car, poses));
   };

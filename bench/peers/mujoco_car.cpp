@@ -287,14 +287,15 @@ CarRuns makeMujocoCarRuns(const Car& car) {
   CarRuns runs;
   // MuJoCo's RK4 and its semi-implicit Euler at steps that divide the 0.01 s sampling interval, up
   // to the interval itself (both stay stable there: on 2026-11-26 Euler at 10 ms was still
-  // acceptable by eq. (43)), each with MuJoCo's default softness and tightened as in
-  // mujoco_linkage.cpp: solref's time constant at its floor 2 dt, solimp's impedance at 0.9999.
-  const MujocoSoftness soft{"default", "", ""};
-  auto tight = [](const char* solref) { return MujocoSoftness{"tightened", solref, "0.9999 0.9999 0.001 0.5 2"}; };
-  for (const Setting& s : {Setting{"RK4", 1e-3, soft}, Setting{"RK4", 1e-3, tight("0.002 1")}, Setting{"RK4", 5e-3, soft},
-                           Setting{"RK4", 5e-3, tight("0.01 1")}, Setting{"RK4", 1e-2, soft}, Setting{"RK4", 1e-2, tight("0.02 1")},
-                           Setting{"Euler", 1e-3, soft}, Setting{"Euler", 1e-3, tight("0.002 1")}, Setting{"Euler", 5e-3, soft},
-                           Setting{"Euler", 5e-3, tight("0.01 1")}, Setting{"Euler", 1e-2, soft}})
+  // acceptable by eq. (43)), each with MuJoCo's default softness and tightened to its limit for
+  // the step (solref 2 dt), as in mujoco_linkage.cpp.
+  const MujocoSoftness soft = kMujocoDefaultSoftness;
+  for (const Setting& s : {Setting{"RK4", 1e-3, soft}, Setting{"RK4", 1e-3, mujocoTightened("0.002 1")},
+                           Setting{"RK4", 5e-3, soft}, Setting{"RK4", 5e-3, mujocoTightened("0.01 1")},
+                           Setting{"RK4", 1e-2, soft}, Setting{"RK4", 1e-2, mujocoTightened("0.02 1")},
+                           Setting{"Euler", 1e-3, soft}, Setting{"Euler", 1e-3, mujocoTightened("0.002 1")},
+                           Setting{"Euler", 5e-3, soft}, Setting{"Euler", 5e-3, mujocoTightened("0.01 1")},
+                           Setting{"Euler", 1e-2, soft}})
     runs.push_back(std::make_unique<mujoco_car::MujocoCar>(car, s));
   return runs;
 }

@@ -145,10 +145,8 @@ class MujocoLinkage final : public LinkageRun {
 
 LinkageRuns makeMujocoLinkages(const Linkage& linkage) {
   LinkageRuns runs;
-  // solref's time constant at its floor for this step (2 dt; smaller is clamped unless the
-  // refsafe flag is off) and solimp's impedance at its ceiling 0.9999.
-  for (const MujocoSoftness& s :
-       {MujocoSoftness{"default", "", ""}, MujocoSoftness{"tightened", "0.002 1", "0.9999 0.9999 0.001 0.5 2"}})
+  // The default softness and tightened to its limit for the step of 1e-3 s.
+  for (const MujocoSoftness& s : {kMujocoDefaultSoftness, mujocoTightened("0.002 1")})
     runs.push_back(std::make_unique<MujocoLinkage>(linkage, s, 1e-3));
   return runs;
 }

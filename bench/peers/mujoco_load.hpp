@@ -27,6 +27,13 @@ struct MujocoSoftness {
   const char* solref;
   const char* solimp;
 };
+/// MuJoCo's default softness.
+constexpr MujocoSoftness kMujocoDefaultSoftness{"default", "", ""};
+/// Tightened as far as MuJoCo lets it: `solref` a time constant at its floor for the step (2 dt;
+/// smaller is clamped unless the refsafe flag is off), solimp's impedance at its ceiling 0.9999.
+constexpr MujocoSoftness mujocoTightened(const char* solref) {
+  return {"tightened", solref, "0.9999 0.9999 0.001 0.5 2"};
+}
 /// The attributes ` solref="..." solimp="..."` of an equality element (none for a default).
 std::string mjcfSoftness(const MujocoSoftness& s);
 /// `NAME solref "..." solimp "..."`, with the defaults spelled out.
