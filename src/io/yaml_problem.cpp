@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 #include "articula/dynamics/formulation.hpp"
 #include "articula/io/yaml_model.hpp"
@@ -285,8 +286,9 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   const std::filesystem::path modelPath(top.text("model"));
   f.modelPath = modelPath.is_absolute() ? modelPath.string()
                                         : (std::filesystem::path(file).parent_path() / modelPath).lexically_normal().string();
-  if (!std::filesystem::is_regular_file(f.modelPath))
-    top.fail(top.required("model"), "model: no model file '" + f.modelPath + "'");
+  std::error_code ec;  // the overload that throws would escape as a filesystem_error (e.g. a name too long)
+  if (!std::filesystem::is_regular_file(f.modelPath, ec))
+    top.fail(top.required("model"), "model: no model file '" + f.modelPath + "'" + (ec ? " (" + ec.message() + ")" : ""));
   p.model = loadModel(f.modelPath);
   p.formulation = top.text("formulation", "auto");
   if (top.has("formulation")) {
