@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -88,7 +89,15 @@ double median(F f, int repeats = 5) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--profile") {  // adjoints of the N-body problem, for perf
+    const int N = std::atoi(argv[2]);
+    TrajectoryGradient tg(problem(N - 1, 20, 1.0, 1e-3));
+    const Eigen::VectorXd b = Eigen::VectorXd::Constant(20, 0.5);
+    Eigen::VectorXd g;
+    for (int k = 0; k < 20; ++k) tg.gradient(b, g, GradientMethod::Adjoint);
+    return 0;
+  }
   std::printf("1. cart + 2-link pendulum, 1 s at dt 1e-3 (rk4), force on P linear knots: time of one gradient / one forward run\n");
   std::printf("%6s %12s %10s %10s %10s\n", "P", "forward (s)", "adjoint", "direct", "fd");
   for (int P : {2, 20, 200, 2000}) {
@@ -104,22 +113,29 @@ int main() {
     fd > 0 ? std::printf(" %10.1f\n", fd / forward) : std::printf(" %10s\n", "(2P+1)");
   }
   std::printf("\n2. cart + (N-1)-link pendulum, 1 s at dt 1e-3 (rk4), P = 20: gradient / forward, adjoint memory\n");
-  std::printf("%6s %12s %10s %10s %16s %16s\n", "N", "forward (s)", "adjoint", "fd", "states (ckpt)", "states (all)");
-  for (int N : {4, 8, 16, 32, 64}) {
+  std::printf("   adjoint: checkpointed (one forward run recomputed), all stored, and with its local products by\n"
+              "   central differences instead of reverse mode (N <= 32)\n");
+  std::printf("%6s %12s %10s %10s %10s %10s %14s %14s\n", "N", "forward (s)", "adjoint", "all stored", "central",
+              "fd", "states (ckpt)", "states (all)");
+  for (int N : {4, 8, 16, 32, 64, 128}) {
     const OptimalControlProblem p = problem(N - 1, 20, 1.0, 1e-3);
     TrajectoryGradient tg(p);
-    GradientOptions all;
+    GradientOptions all, central;
     all.checkpointInterval = 1;
-    TrajectoryGradient stored(p, all);
+    central.reverseModeDerivatives = false;
+    TrajectoryGradient stored(p, all), differences(p, central);
     const Eigen::VectorXd b = Eigen::VectorXd::Constant(20, 0.5);
     Eigen::VectorXd g;
     const int repeats = N >= 32 ? 1 : 3;
     const double forward = median([&] { tg.cost(b); });
     const double adjoint = median([&] { tg.gradient(b, g, GradientMethod::Adjoint); }, repeats);
+    const double allStored = median([&] { stored.gradient(b, g, GradientMethod::Adjoint); }, repeats);
+    const double slow = N <= 32 ? median([&] { differences.gradient(b, g, GradientMethod::Adjoint); }, repeats) : 0.0;
     const double fd = median([&] { tg.gradient(b, g, GradientMethod::FiniteDifference); }, repeats);
-    stored.gradient(b, g, GradientMethod::Adjoint);
-    std::printf("%6d %12.4g %10.1f %10.1f %16ld %16ld\n", N, forward, adjoint / forward, fd / forward,
-                tg.stats().storedStates, stored.stats().storedStates);
+    std::printf("%6d %12.4g %10.1f %10.1f", N, forward, adjoint / forward, allStored / forward);
+    slow > 0 ? std::printf(" %10.1f", slow / forward) : std::printf(" %10s", "-");
+    std::printf(" %10.1f %14ld %14ld\n", fd / forward, tg.stats().storedStates, stored.stats().storedStates);
   }
+  std::printf("\nlocal derivatives of the adjoint: %s\n", TrajectoryGradient(problem(2, 2, 1.0, 1e-3)).stats().localDerivatives.c_str());
   return 0;
 }

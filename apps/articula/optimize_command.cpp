@@ -145,7 +145,7 @@ int gradientCommand(const Command& c) {
   }
   if (std::find(c.gradientMethods.begin(), c.gradientMethods.end(), GradientMethod::Adjoint) != c.gradientMethods.end())
     std::cout << "adjoint storage: " << tg.stats().storedStates << " states (checkpoint every "
-              << tg.stats().checkpointInterval << " steps)\n";
+              << tg.stats().checkpointInterval << " steps); local derivatives: " << tg.stats().localDerivatives << "\n";
   return 0;
 }
 

@@ -259,9 +259,14 @@ void spatialForwardDynamics(const Model& model, Workspace& ws, const Eigen::Vect
     const Joint& j = model.joints[i];
     articulatedProjection(w, i, j.parent, j, tau);
   }
-  // Pass 3: accelerations from the root to the leaves; gravity enters as a base acceleration.
-  w.a[0] << Vec3::Zero(), -model.gravity;
-  for (int i = 1; i <= n; ++i) {
+  // Pass 3: gravity enters as a base acceleration.
+  articulatedAccelerations(model, ws, (Vec6() << Vec3::Zero(), -model.gravity).finished(), vdot);
+}
+
+void articulatedAccelerations(const Model& model, Workspace& ws, const Vec6& a0, Eigen::Ref<Eigen::VectorXd> vdot) {
+  auto& w = ws.aba;
+  w.a[0] = a0;
+  for (int i = 1; i <= model.bodyCount(); ++i) {
     const Joint& j = model.joints[i];
     Vec6& a = w.a[i];
     const Vec6& ap = w.a[j.parent];

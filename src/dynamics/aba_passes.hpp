@@ -1,6 +1,7 @@
 // The passes of the world-coordinate articulated-body algorithm (aba.cpp) that other kernels
 // reuse: the distributed formulation (distributed_condensation.cpp) runs pass 2 inside each
-// subsystem and stops at the subsystem's top body.
+// subsystem and stops at the subsystem's top body; the forward-dynamics adjoint
+// (forward_dynamics_adjoint.cpp) solves M w = abar by the three passes at zero velocity and gravity.
 #pragma once
 
 #include "articula/dynamics/recursive.hpp"
@@ -18,5 +19,9 @@ void articulatedBodiesFirstPass(const Model& model, Workspace& ws, const Eigen::
 /// Throws articula::Error naming the joint when D is not positive definite.
 void articulatedProjection(Workspace::ArticulatedBodies& w, int i, int parent, const Joint& j,
                            const Eigen::VectorXd& tau);
+
+/// Pass 3 over all bodies, after pass 2: joint accelerations vdot and body accelerations ws.aba.a
+/// from the base acceleration a0 (world axes; -g for gravity, zero for M^-1 tau alone).
+void articulatedAccelerations(const Model& model, Workspace& ws, const Vec6& a0, Eigen::Ref<Eigen::VectorXd> vdot);
 
 }  // namespace articula

@@ -80,27 +80,27 @@ struct Segment {
 class AdjointSystem final : public OdeSystem {
  public:
   AdjointSystem(Impl& e, const Segment& segment)
-      : e_(e), segment_(segment), x_(e.nx), u_(e.nu), w_(e.nx + 1), z_(e.nx + e.nu + e.nd) {}
+      : e_(e), segment_(segment), x_(e.nx), u_(e.nu), w_(e.nx + 1) {}
   int size() const override { return e_.nx + e_.P; }
   void derivative(double s, const Eigen::VectorXd& y, Eigen::VectorXd& ydot) override {
     const double t = e_.problem.tf - s;
     segment_.x(t, e_.nx, x_);
     e_.controlsAt(t, u_);
-    e_.localDerivatives(t, x_, u_);
     w_.head(e_.nx) = y.head(e_.nx);
     w_[e_.nx] = 1.0;
-    z_.noalias() = e_.D.transpose() * w_;
-    ydot.head(e_.nx) = z_.head(e_.nx);
+    e_.localAdjointProduct(t, x_, u_, nullptr, w_);
+    const Eigen::VectorXd& z = e_.localAdjoint;
+    ydot.head(e_.nx) = z.head(e_.nx);
     auto gamma = ydot.tail(e_.P);
     gamma.setZero();
-    gamma.head(e_.nd) = z_.tail(e_.nd);
-    e_.addControlAdjoint(t, z_.segment(e_.nx, e_.nu), gamma);
+    gamma.head(e_.nd) = z.tail(e_.nd);
+    e_.addControlAdjoint(t, z.segment(e_.nx, e_.nu), gamma);
   }
 
  private:
   Impl& e_;
   const Segment& segment_;
-  Eigen::VectorXd x_, u_, w_, z_;
+  Eigen::VectorXd x_, u_, w_;
 };
 
 // The state with its forward sensitivities: y = [x; z; vec(S); s_z] with S = dx/db (nx x P,

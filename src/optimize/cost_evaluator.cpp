@@ -4,8 +4,15 @@
 
 namespace articula::detail {
 
+namespace {
+// Component i of a term's target at time t (absent: the fallback).
+double targetOf(const CostTerm& c, int i, double t, double fallback) {
+  return i < static_cast<int>(c.target.size()) ? c.target[static_cast<std::size_t>(i)].value(t) : fallback;
+}
+}  // namespace
+
 CostEvaluator::CostEvaluator(const Model& model, const std::vector<CostTerm>& terms, const Eigen::VectorXd& x0)
-    : model_(model), terms_(terms), ws_(model), q_(model.nq), v_(model.nv) {
+    : model_(model), terms_(terms), ws_(model), q_(model.nq), v_(model.nv), jacobian_(3, model.nv) {
   q_ = x0.head(model.nq);
   v_ = x0.tail(model.nv);
   updatePositions(model_, ws_, q_);
@@ -14,6 +21,7 @@ CostEvaluator::CostEvaluator(const Model& model, const std::vector<CostTerm>& te
     initialMarker_.push_back(marker ? pointPosition(ws_, model.markers[c.marker].body, model.markers[c.marker].position)
                                     : Vec3::Zero());
     needVelocities_ = needVelocities_ || c.kind == CostTerm::Kind::MarkerVelocity;
+    runningGradient_ = runningGradient_ && (c.terminal || c.kind != CostTerm::Kind::MarkerVelocity);
     (c.terminal ? hasTerminal_ : hasRunning_) = true;
   }
 }
@@ -35,10 +43,7 @@ double CostEvaluator::sum(bool terminal, double t, const Eigen::VectorXd& x, con
   for (std::size_t k = 0; k < terms_.size(); ++k) {
     const CostTerm& c = terms_[k];
     if (c.terminal != terminal) continue;
-    // target component i at time t (absent: the default)
-    const auto target = [&](int i, double fallback) {
-      return i < static_cast<int>(c.target.size()) ? c.target[static_cast<std::size_t>(i)].value(t) : fallback;
-    };
+    const auto target = [&](int i, double fallback) { return targetOf(c, i, t, fallback); };
     double e2 = 0.0;
     switch (c.kind) {
       case CostTerm::Kind::MarkerPosition: {
@@ -78,6 +83,40 @@ double CostEvaluator::sum(bool terminal, double t, const Eigen::VectorXd& x, con
     total += c.weight * e2;
   }
   return total;
+}
+
+void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, double scale,
+                                       Eigen::Ref<Eigen::VectorXd> gx, Eigen::Ref<Eigen::VectorXd> gu) {
+  if (!hasRunning_) return;
+  q_ = x.head(model_.nq);
+  v_ = x.tail(model_.nv);
+  updatePositions(model_, ws_, q_);
+  for (std::size_t k = 0; k < terms_.size(); ++k) {
+    const CostTerm& c = terms_[k];
+    if (c.terminal) continue;
+    const double s = 2.0 * scale * c.weight;  // d(w e^2) = 2 w e de
+    switch (c.kind) {
+      case CostTerm::Kind::MarkerPosition: {
+        const Marker& m = model_.markers[c.marker];
+        Vec3 e = pointPosition(ws_, m.body, m.position);
+        for (int i = 0; i < 3; ++i) e[i] -= c.initialTarget ? initialMarker_[k][i] : targetOf(c, i, t, 0.0);
+        pointJacobian(model_, ws_, m.body, m.position, jacobian_);  // dr/dq, as q_dot = v
+        gx.head(model_.nq).noalias() += jacobian_.transpose() * (s * e);
+        break;
+      }
+      case CostTerm::Kind::MarkerVelocity:
+        throw Error("the running cost's gradient does not cover marker velocities");  // runningGradientAvailable
+      case CostTerm::Kind::JointPosition:
+        gx[c.coordinate] += s * (q_[c.coordinate] - targetOf(c, 0, t, 0.0));
+        break;
+      case CostTerm::Kind::JointVelocity:
+        gx[model_.nq + c.coordinate] += s * (v_[c.coordinate] - targetOf(c, 0, t, 0.0));
+        break;
+      case CostTerm::Kind::ControlEffort:
+        gu[c.control] += s * u[c.control];
+        break;
+    }
+  }
 }
 
 }  // namespace articula::detail

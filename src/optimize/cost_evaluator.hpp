@@ -21,6 +21,13 @@ class CostEvaluator {
   /// S(x) at the final time tf: the sum of the terminal terms. Never allocates.
   double terminal(double tf, const Eigen::VectorXd& x);
   bool hasRunning() const { return hasRunning_; }
+  /// Whether addRunningGradient covers the running terms: all but marker velocities, whose
+  /// derivative in q would need the rate of the Jacobian.
+  bool runningGradientAvailable() const { return runningGradient_; }
+  /// gx += scale dh/dx and gu += scale dh/du at (t, x, u), for a model whose coordinates have
+  /// their velocities as rates (q_dot = v). Never allocates.
+  void addRunningGradient(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, double scale,
+                          Eigen::Ref<Eigen::VectorXd> gx, Eigen::Ref<Eigen::VectorXd> gu);
   bool hasTerminal() const { return hasTerminal_; }
 
  private:
@@ -28,9 +35,10 @@ class CostEvaluator {
   const Model& model_;
   std::vector<CostTerm> terms_;
   std::vector<Vec3> initialMarker_;  // per term: the marker's position at t = 0
-  bool needVelocities_ = false, hasRunning_ = false, hasTerminal_ = false;
+  bool needVelocities_ = false, hasRunning_ = false, hasTerminal_ = false, runningGradient_ = true;
   Workspace ws_;
   Eigen::VectorXd q_, v_;
+  Eigen::MatrixXd jacobian_;  // 3 x nv: a marker's point Jacobian
 };
 
 }  // namespace articula::detail

@@ -1,5 +1,6 @@
 // Fixed-step explicit Runge-Kutta runs and their exact derivatives: the discrete adjoint
-// (transposed linearisation of each step, run backward, with two-level checkpointing) and direct
+// (transposed linearisation of each step, run backward, with two-level checkpointing: states at
+// the checkpoints, and the stages of the one segment being swept back) and direct
 // differentiation (the tangent linear steps). optimize/trajectory_gradient.hpp has the method.
 #include "gradient_engine.hpp"
 
@@ -47,17 +48,23 @@ double TrajectoryGradient::Impl::discreteAdjoint(Eigen::VectorXd& g) {
   terminalGradient(x, lambda);
   g.setZero(P);
   const detail::ExplicitTableau& T = tableau;
+  const auto s = static_cast<std::size_t>(T.stages);
   for (int seg = static_cast<int>(checkpoints.size()) - 1; seg >= 0; --seg) {
-    // recompute the states of steps first .. last-1 from the segment's checkpoint
+    // Replay steps first .. last-1 from the segment's checkpoint, keeping every stage's argument,
+    // control and slope: the backward sweep below needs them all, so it evaluates nothing again.
     const int first = seg * interval, last = std::min(steps, first + interval);
-    segment[0] = checkpoints[static_cast<std::size_t>(seg)];
-    for (int k = first; k + 1 < last; ++k) {
-      segment[static_cast<std::size_t>(k - first + 1)] = segment[static_cast<std::size_t>(k - first)];
-      step(k, segment[static_cast<std::size_t>(k - first + 1)]);
+    x = checkpoints[static_cast<std::size_t>(seg)];
+    for (int k = first; k < last; ++k) {
+      step(k, x);
+      for (std::size_t i = 0; i < s; ++i) {
+        const std::size_t r = static_cast<std::size_t>(k - first) * s + i;
+        segmentX[r] = X[i];
+        segmentU[r] = U[i];
+        segmentK[r] = K[i];
+      }
     }
     for (int k = last - 1; k >= first; --k) {
       const double t = time(k), h = time(k + 1) - t;
-      stages(t, h, segment[static_cast<std::size_t>(k - first)]);
       for (int i = T.stages - 1; i >= 0; --i) {
         // K_bar_i = h b_i lambda + sum_{j > i} h a_ji X_bar_j; the running cost's own adjoint is 1,
         // so its stage weight is h b_i.
@@ -67,16 +74,16 @@ double TrajectoryGradient::Impl::discreteAdjoint(Eigen::VectorXd& g) {
           if (T.a[j][i] != 0.0) Kbar += (h * T.a[j][i]) * Xbar[static_cast<std::size_t>(j)];
         weight[nx] = h * T.b[i];
         const double ti = t + T.c[i] * h;
-        localDerivatives(ti, X[static_cast<std::size_t>(i)], U[static_cast<std::size_t>(i)]);
-        localAdjoint.noalias() = D.transpose() * weight;
-        Xbar[static_cast<std::size_t>(i)] = localAdjoint.head(nx);
+        const auto si = static_cast<std::size_t>(i), r = static_cast<std::size_t>(k - first) * s + si;
+        localAdjointProduct(ti, segmentX[r], segmentU[r], &segmentK[r], weight);
+        Xbar[si] = localAdjoint.head(nx);
         addControlAdjoint(ti, localAdjoint.segment(nx, nu), g);
         g.head(nd) += localAdjoint.tail(nd);
       }
       for (int i = 0; i < T.stages; ++i) lambda += Xbar[static_cast<std::size_t>(i)];
     }
   }
-  stats.storedStates = static_cast<long>(checkpoints.size() + segment.size());
+  stats.storedStates = static_cast<long>(checkpoints.size() + 2 * segmentX.size());
   stats.checkpointInterval = interval;
   return J;
 }

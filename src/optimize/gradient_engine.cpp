@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "articula/dynamics/formulation.hpp"
+#include "articula/dynamics/forward_dynamics_adjoint.hpp"
 #include "articula/dynamics/reference.hpp"
 #include "articula/simulate/hamiltonian_system.hpp"
 #include "articula/simulate/system.hpp"
@@ -53,6 +54,22 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
     x0 = qv;
   }
   costs = std::make_unique<detail::CostEvaluator>(model, problem.cost, qv);
+  stats.localDerivatives = "central differences";
+  if (!options.reverseModeDerivatives) {
+    stats.localDerivatives += " (asked for)";
+  } else if (hamiltonian) {
+    stats.localDerivatives += " (the Hamiltonian state [q; p] is not differentiated in reverse mode)";
+  } else if (!costs->runningGradientAvailable()) {
+    stats.localDerivatives += " (a running marker-velocity cost)";
+  } else if (const std::string why = ForwardDynamicsAdjoint::unsupported(model); !why.empty()) {
+    stats.localDerivatives += " (" + why + ")";
+  } else {
+    stats.localDerivatives = "reverse mode";
+    reverse = std::make_unique<ForwardDynamicsAdjoint>(model);
+    for (auto* part : {&qPart, &aPart, &abar}) part->resize(model.nv);
+    qPart.resize(model.nq);
+    vPart.resize(model.nv);
+  }
   adaptive = problem.integrator == "rk45";
   if (!adaptive) {
     tableau = detail::explicitTableau(problem.integrator);
@@ -81,11 +98,17 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
     U.assign(static_cast<std::size_t>(s), Eigen::VectorXd::Zero(nu));
     L.assign(static_cast<std::size_t>(s), 0.0);
     weight.resize(nx + 1);
-    interval = options.checkpointInterval > 0 ? options.checkpointInterval
-                                              : static_cast<int>(std::ceil(std::sqrt(static_cast<double>(steps))));
+    // N / m checkpoints and 2 s m stage vectors (arguments and slopes) for N steps of s stages
+    // with m steps per segment: m = sqrt(N / (2 s)) holds the fewest.
+    interval = options.checkpointInterval > 0
+                   ? options.checkpointInterval
+                   : static_cast<int>(std::ceil(std::sqrt(static_cast<double>(steps) / (2.0 * s))));
     interval = std::min(interval, steps);
     checkpoints.assign(static_cast<std::size_t>((steps + interval - 1) / interval), Eigen::VectorXd(nx));
-    segment.assign(static_cast<std::size_t>(interval), Eigen::VectorXd(nx));
+    const auto records = static_cast<std::size_t>(interval * s);
+    segmentX.assign(records, Eigen::VectorXd(nx));
+    segmentK.assign(records, Eigen::VectorXd(nx));
+    segmentU.assign(records, Eigen::VectorXd(nu));
     stats.steps = steps;
   }
   b = problem.initialParameters();
@@ -109,8 +132,7 @@ void TrajectoryGradient::Impl::controlsAt(double t, Eigen::VectorXd& u) const {
   }
 }
 
-void TrajectoryGradient::Impl::evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u,
-                                        Eigen::VectorXd& f, double& h) {
+void TrajectoryGradient::Impl::setControls(const Eigen::VectorXd& u) {
   for (int c = 0; c < nu; ++c) {
     const auto k = static_cast<std::size_t>(controlLoad[static_cast<std::size_t>(c)]);
     if (problem.controls[static_cast<std::size_t>(c)].kind == ControlInput::Kind::JointForce)
@@ -118,6 +140,11 @@ void TrajectoryGradient::Impl::evaluate(double t, const Eigen::VectorXd& x, cons
     else
       model.bodyLoads[k].magnitude.setConstant(u[c]);
   }
+}
+
+void TrajectoryGradient::Impl::evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u,
+                                        Eigen::VectorXd& f, double& h) {
+  setControls(u);
   ode->derivative(t, x, f);
   ++stats.evaluations;
   if (!costs->hasRunning()) {
@@ -158,6 +185,46 @@ void TrajectoryGradient::Impl::localDerivatives(double t, const Eigen::VectorXd&
   for (int d = 0; d < nd; ++d) {
     const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
     differentiate(nx + nu + d, b[d], [&](double v) { writeParameter(model, p, v, problem.model); });
+  }
+}
+
+void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u,
+                                                   const Eigen::VectorXd* f, const Eigen::VectorXd& weight) {
+  if (!reverse) {
+    localDerivatives(t, x, u);
+    localAdjoint.noalias() = D.transpose() * weight;
+    return;
+  }
+  if (!f) {
+    double h = 0.0;
+    evaluate(t, x, u, fPlus, h);
+    f = &fPlus;
+  }
+  setControls(u);
+  const int nq = model.nq, nv = model.nv;
+  qPart = x.head(nq);
+  vPart = x.tail(nv);
+  aPart = f->tail(nv);
+  abar = weight.segment(nq, nv);
+  localAdjoint.setZero();
+  auto xbar = localAdjoint.head(nx);
+  const Eigen::VectorXd& w = reverse->accumulate(qPart, vPart, aPart, abar, xbar.head(nq), xbar.tail(nv));
+  xbar.tail(nv) += weight.head(nq);  // q_dot = v on these joints
+  costs->addRunningGradient(t, x, u, weight[nx], xbar, localAdjoint.segment(nx, nu));
+  for (int c = 0; c < nu; ++c) {  // a joint control adds to tau_app; body controls are not in reach
+    const ControlInput& control = problem.controls[static_cast<std::size_t>(c)];
+    localAdjoint[nx + c] += w[model.joints[static_cast<std::size_t>(control.joint)].iv + control.dof];
+  }
+  ++stats.evaluations;  // the sweeps cost about one evaluation of the equations of motion
+  for (int d = 0; d < nd; ++d) {
+    const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
+    const double value = b[d], step = centralStep(value), up = value + step, down = value - step;
+    writeParameter(model, p, up, problem.model);
+    const double plus = reverse->weightedResidual(t, qPart, vPart, aPart);
+    writeParameter(model, p, down, problem.model);
+    const double minus = reverse->weightedResidual(t, qPart, vPart, aPart);
+    writeParameter(model, p, value, problem.model);
+    localAdjoint[nx + nu + d] = (plus - minus) / (up - down);
   }
 }
 

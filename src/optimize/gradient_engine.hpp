@@ -19,6 +19,7 @@
 
 namespace articula {
 
+class ForwardDynamicsAdjoint;
 class HamiltonianSystem;
 
 struct TrajectoryGradient::Impl {
@@ -43,12 +44,15 @@ struct TrajectoryGradient::Impl {
   Eigen::VectorXd b;  // the parameters last applied
   Eigen::VectorXd qv, xWork, fPlus, fMinus, uWork, localAdjoint, basisWeights;
   Eigen::MatrixXd D;  // [df/dx df/du df/dp; dh/dx dh/du dh/dp] at one point, (nx + 1) x (nx + nu + nd)
+  std::unique_ptr<ForwardDynamicsAdjoint> reverse;  // the adjoint's products in reverse mode, where they apply
+  Eigen::VectorXd qPart, vPart, aPart, abar;        // its arguments, sized once
 
   // discrete methods (discrete_gradient.cpp)
   std::vector<Eigen::VectorXd> X, U, K, Xbar;  // one step's stage arguments, controls, slopes, adjoints
   std::vector<double> L;                       // one step's stage running costs
   Eigen::VectorXd weight;                      // [K_bar_i; h b_i]
-  std::vector<Eigen::VectorXd> checkpoints, segment;
+  std::vector<Eigen::VectorXd> checkpoints;                 // the state every `interval` steps
+  std::vector<Eigen::VectorXd> segmentX, segmentU, segmentK;  // one segment's stages, step-major
   int interval = 1;
   Eigen::MatrixXd S, G, Wctl;  // direct differentiation: dx/db, [dX/db; du/db; dp/db], du/db
   std::vector<Eigen::MatrixXd> dKL;
@@ -58,10 +62,15 @@ struct TrajectoryGradient::Impl {
   void controlsAt(double t, Eigen::VectorXd& u) const;
   /// f(t, x, u) and h(t, x, u) with the controls u written into the working model.
   void evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, Eigen::VectorXd& f, double& h);
+  void setControls(const Eigen::VectorXd& u);
   /// S(x) at tf.
   double terminalCost(const Eigen::VectorXd& x);
   /// D at (t, x, u): central differences in every state component, control and design parameter.
   void localDerivatives(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u);
+  /// localAdjoint = D^T weight at (t, x, u), where f = f(t, x, u) when known (else nullptr): in
+  /// reverse mode when `reverse` is set, else through localDerivatives.
+  void localAdjointProduct(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, const Eigen::VectorXd* f,
+                           const Eigen::VectorXd& weight);
   /// dS/dx at the final state, by central differences.
   void terminalGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> grad);
   /// g(controls) += ubar_c phi_c(t) for every control c.

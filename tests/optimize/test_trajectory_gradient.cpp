@@ -75,9 +75,11 @@ TEST(TrajectoryGradient, CheckpointedAdjointEqualsTheFullyStoredOne) {
   Eigen::VectorXd b = p.initialParameters(), g1, g2;
   full.gradient(b, g1, GradientMethod::Adjoint);
   checkpointed.gradient(b, g2, GradientMethod::Adjoint);
-  EXPECT_EQ(full.stats().storedStates, 60 + 1);
-  EXPECT_EQ(checkpointed.stats().checkpointInterval, 8);
-  EXPECT_EQ(checkpointed.stats().storedStates, 8 + 8);
+  // 60 rk4 steps: every state and the 4 stage arguments and slopes of one step, against
+  // m = ceil(sqrt(60 / 8)) = 3: 20 checkpoints and the stages of 3 steps.
+  EXPECT_EQ(full.stats().storedStates, 60 + 2 * 4);
+  EXPECT_EQ(checkpointed.stats().checkpointInterval, 3);
+  EXPECT_EQ(checkpointed.stats().storedStates, 20 + 2 * 4 * 3);
   for (int k = 0; k < g1.size(); ++k) EXPECT_EQ(g1[k], g2[k]) << k;
 }
 

@@ -8,8 +8,9 @@
 //    parameters. The running cost is integrated by the same Runge-Kutta scheme as the state, as
 //    an extra state component, so that J and its gradient belong to the same discrete problem.
 //    The forward states are kept at checkpoints every `checkpointInterval` steps and the steps
-//    between two checkpoints are recomputed during the backward run (two-level checkpointing):
-//    ceil(N/m) + m stored states for N steps, about 2 sqrt(N) with the default m = ceil(sqrt(N)).
+//    between two checkpoints are recomputed during the backward run, keeping their stages
+//    (two-level checkpointing): ceil(N/m) states and 2 s m stage vectors for N steps of an
+//    s-stage method, about 2 sqrt(2 s N) with the default m = ceil(sqrt(N / (2 s))).
 //  - Direct differentiation (forward sensitivities): the tangent linear model of the same steps,
 //    propagating dx/db (state size x parameters) forward with the state; its cost grows with the
 //    number of parameters. Equal to the adjoint gradient up to round-off.
@@ -23,11 +24,16 @@
 //  - Finite differences: central differences of J over whole simulations, 2P runs.
 //
 // The adjoint and direct methods need the local derivatives of the state derivative f(t, x, u, b)
-// and of the running cost with respect to x, u and the design parameters. They are taken here
-// by central differences of the formulation (step cbrt(eps) relative), which is accurate to
-// about 1e-10 relative; analytic derivatives of the dynamics would make them exact and cheaper,
-// and are not written yet. Design parameters do not move the initial state (the initial assembly
-// is done once, with the model as given).
+// and of the running cost with respect to x, u and the design parameters. The adjoint needs them
+// only as products with a weight vector, which it takes in reverse mode (exact, O(n) per stage:
+// dynamics/forward_dynamics_adjoint.hpp) on trees of revolute, prismatic, cylindrical and fixed
+// joints whose force elements act on joints, with an ODE formulation of [q; v]; the design
+// parameters' column then by central differences of the weighted inverse-dynamics residual (two
+// RNEA passes each). Everywhere else, and always for direct differentiation, the local Jacobian
+// is taken by central differences of the formulation (step cbrt(eps) relative, accurate to about
+// 1e-10 relative): 2 (n_x + n_u + n_design) evaluations per stage. stats().localDerivatives says
+// which. Design parameters do not move the initial state (the initial assembly is done once, with
+// the model as given).
 #pragma once
 
 #include <functional>
@@ -41,18 +47,26 @@ enum class GradientMethod { Adjoint, DirectDifferentiation, FiniteDifference };
 std::string_view gradientMethodName(GradientMethod method);  ///< "adjoint", "direct", "fd"
 
 struct GradientOptions {
-  /// Adjoint: steps between stored states; 0 picks about sqrt(steps) (for rk45, a power of two
-  /// adapted during the run), 1 stores every step.
+  /// Adjoint: steps between stored states; 0 picks about sqrt(steps / (2 stages)) (for rk45, a
+  /// power of two adapted during the run), 1 stores every step.
   int checkpointInterval = 0;
   /// Finite differences of J: the step is this times max(1, |b_k|).
   double finiteDifferenceStep = 1e-6;
+  /// The adjoint's local products in reverse mode where the problem allows (see above); false:
+  /// central differences of the formulation everywhere (a check of the reverse mode).
+  bool reverseModeDerivatives = true;
 };
 
 struct GradientStats {
   long steps = 0;              ///< time steps of the last forward run
   long evaluations = 0;        ///< evaluations of the equations of motion, all runs so far
-  long storedStates = 0;       ///< the last adjoint run: states held at once (checkpoints + one segment)
+  /// The last adjoint run: vectors of the state's size held at once (fixed step: the checkpoints
+  /// and one segment's stage arguments and slopes; rk45: the records and one segment's states).
+  long storedStates = 0;
   int checkpointInterval = 0;  ///< the last adjoint run's interval
+  /// How the adjoint takes its local derivatives: "reverse mode", or "central differences"
+  /// followed by the reason.
+  std::string localDerivatives;
 };
 
 class TrajectoryGradient {

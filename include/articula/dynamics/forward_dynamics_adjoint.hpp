@@ -1,0 +1,73 @@
+// Reverse-mode (adjoint) derivatives of the forward dynamics of a tree: for weights abar on the
+// joint accelerations vdot(q, v, tau), the row vectors abar^T dvdot/dq, abar^T dvdot/dv and
+// abar^T dvdot/dtau in O(n) operations, without forming a Jacobian. The discrete and continuous
+// adjoints of optimize/ need exactly these products at every Runge-Kutta stage.
+//
+// vdot solves ID(q, v, vdot) = tau_app(q, v), with ID the recursive Newton-Euler inverse dynamics
+// (gravity included) and tau_app the generalised forces of the force elements and loads. So
+// dvdot/dx = -M^-1 (dID/dx - dtau_app/dx), and with w = M^-1 abar (M symmetric):
+//
+//   abar^T dvdot/dx   = -d/dx [w^T ID(q, v, vdot)] + d/dx [w^T tau_app(q, v)]   (w, vdot held),
+//   abar^T dvdot/dtau = w^T.
+//
+// w comes from the articulated-body passes at zero velocity and zero gravity. The gradient of the
+// scalar phi = w^T ID = sum_i W_i^T f_i (W_i: the body velocity that joint rates w would give) is
+// one sweep from the leaves to the root: raising q_k moves the bodies of the subtree of k by the
+// screw s_k, which is the same as moving the subtree's inputs from the parent (V_p, A_p, W_p) by
+// -s_k x (.), since phi of a subtree does not change when everything in it moves rigidly. So
+//
+//   dphi/dq_k = -[Vbar . (s_k x V_p) + Abar . (s_k x A_p) + Wbar . (s_k x W_p)],
+//   dphi/dv_k = Vbar . s_k + Abar . (V_k x s_k),
+//
+// with the subtree sums Abar = sum I_j W_j, Wbar = sum f_j (the joint's transmitted force) and
+// Vbar = sum [I_j (W_j x V_j) - W_j x* I_j V_j + (V_j - V_p) x* I_j W_j], each a force carried to
+// the parent like the RNEA's. (The analytic RNEA derivatives of Carpentier and Mansard, RSS 2018,
+// give whole Jacobians in O(n d); one weighted row needs only this sweep.)
+//
+// Covers trees whose joints have constant motion subspaces (revolute, prismatic, cylindrical,
+// fixed: q_dot = v) and whose force elements act on joints (joint springs, limits, friction and
+// loads). Point springs, tyres and body loads, whose forces move with two bodies or with the world,
+// are not differentiated here: `supports` says why, and the caller differentiates numerically.
+#pragma once
+
+#include <string>
+
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+class ForwardDynamicsAdjoint {
+ public:
+  /// Sized once for the model; `model` must outlive this object (its parameters may change).
+  explicit ForwardDynamicsAdjoint(const Model& model);
+
+  /// Empty when the model is within reach; otherwise why not (naming the joint or element).
+  static std::string unsupported(const Model& model);
+
+  /// At the state (q, v) at time t with accelerations vdot (from any formulation of the model):
+  /// qbar += abar^T dvdot/dq and vbar += abar^T dvdot/dv. Returns w = M^-1 abar, the weights of the
+  /// applied generalised forces (abar^T dvdot/dtau). Never allocates.
+  const Eigen::VectorXd& accumulate(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
+                                    const Eigen::VectorXd& abar, Eigen::Ref<Eigen::VectorXd> qbar,
+                                    Eigen::Ref<Eigen::VectorXd> vbar);
+
+  /// w^T (tau_app(q, v) - ID(q, v, vdot)) at time t with the w of the last `accumulate` and the
+  /// model's parameters as they are now: its derivative in a model parameter (a mass, a spring's
+  /// stiffness) is abar^T dvdot/d(parameter), which callers take by differences. Never allocates.
+  double weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot);
+
+ private:
+  void solveMass(const Eigen::VectorXd& q, const Eigen::VectorXd& abar);
+  void inverseDynamicsSweep(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
+                            Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar);
+  void jointForceElements(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> qbar,
+                          Eigen::Ref<Eigen::VectorXd> vbar) const;
+
+  const Model& model_;
+  Workspace ws_;
+  Eigen::VectorXd zero_, w_, residual_;
+  std::vector<Motion> W_;          // per body: velocity from joint rates w (body coordinates)
+  std::vector<Force> P_, G_;       // per body, then per subtree: Abar and Vbar of the header
+};
+
+}  // namespace articula

@@ -1,0 +1,102 @@
+// The reverse-mode derivatives of dynamics/forward_dynamics_adjoint.hpp against central
+// differences of the articulated-body algorithm: abar^T dvdot/dq, abar^T dvdot/dv and
+// abar^T dvdot/dtau on random trees of every supported joint type, with gravity, joint springs,
+// end stops and friction.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "articula/dynamics/force_elements.hpp"
+#include "articula/dynamics/forward_dynamics_adjoint.hpp"
+#include "articula/dynamics/recursive.hpp"
+#include "random_model.hpp"
+
+namespace articula {
+namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
+
+// vdot(q, v, tau) with the model's force elements at t: the function differentiated.
+Eigen::VectorXd accelerations(const Model& m, Workspace& ws, double t, const Eigen::VectorXd& q,
+                              const Eigen::VectorXd& v, const Eigen::VectorXd& tau) {
+  evaluateForceElements(m, ws, t, q, v);
+  const Eigen::VectorXd total = tau + ws.tau;
+  Eigen::VectorXd vdot(m.nv);
+  spatialForwardDynamics(m, ws, q, v, total, nullptr, vdot);
+  return vdot;
+}
+
+Model supportedTree(int bodies, unsigned seed) {
+  ModelBuilder b = test_models::randomTreeOf(
+      bodies, seed, {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Fixed});
+  const Model bare = b.build();
+  for (int i = 1; i <= bare.bodyCount(); ++i) {
+    const Joint& j = bare.joints[i];
+    if (j.nv == 0) continue;
+    const double q = bare.q0[j.iq];
+    b.addJointSpring({"spring_" + j.name, j.name, 0, 15.0 + i, 0.7, 0.2, {}});
+    if (i % 2 == 0)  // an end stop that the initial coordinate has passed (it acts at q0)
+      b.addJointLimit({"stop_" + j.name, j.name, 0, q - 2.0, q - 0.1, 400.0, 3.0, {}});
+    b.addJointFriction({"friction_" + j.name, j.name, j.nv - 1, 0.8, 0.5, {}});
+  }
+  return b.build();
+}
+
+TEST(ForwardDynamicsAdjoint, MatchesCentralDifferencesOfTheArticulatedBodyAlgorithm) {
+  for (const auto& [bodies, seed] : {std::pair{1, 4u}, {2, 5u}, {6, 11u}, {12, 17u}, {24, 29u}}) {
+    SCOPED_TRACE("bodies " + std::to_string(bodies) + ", seed " + std::to_string(seed));
+    const Model m = supportedTree(bodies, seed);
+    ASSERT_EQ(ForwardDynamicsAdjoint::unsupported(m), "");
+    Workspace ws(m);
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    Eigen::VectorXd tau(m.nv), abar(m.nv);
+    for (int k = 0; k < m.nv; ++k) tau[k] = 3.0 * u(gen), abar[k] = u(gen);
+    const double t = 0.3;
+    const Eigen::VectorXd q = m.q0, v = m.v0, vdot = accelerations(m, ws, t, q, v, tau);
+
+    ForwardDynamicsAdjoint adjoint(m);
+    Eigen::VectorXd qbar = Eigen::VectorXd::Zero(m.nq), vbar = Eigen::VectorXd::Zero(m.nv);
+    const Eigen::VectorXd w = adjoint.accumulate(q, v, vdot, abar, qbar, vbar);
+
+    // Central differences of abar . vdot: truncation O(h^2) and round-off eps / h give about
+    // 1e-9 of the largest entry with h = 1e-6; 1e-7 leaves room for the stops' kinks nowhere near.
+    const double h = 1e-6;
+    const auto difference = [&](auto perturb) {
+      Eigen::VectorXd qp = q, vp = v, tp = tau, qm = q, vm = v, tm = tau;
+      perturb(qp, vp, tp, h);
+      perturb(qm, vm, tm, -h);
+      return (abar.dot(accelerations(m, ws, t, qp, vp, tp)) - abar.dot(accelerations(m, ws, t, qm, vm, tm))) / (2 * h);
+    };
+    Eigen::VectorXd dq(m.nq), dv(m.nv), dtau(m.nv);
+    for (int k = 0; k < m.nq; ++k) dq[k] = difference([k](auto& qq, auto&, auto&, double e) { qq[k] += e; });
+    for (int k = 0; k < m.nv; ++k) dv[k] = difference([k](auto&, auto& vv, auto&, double e) { vv[k] += e; });
+    for (int k = 0; k < m.nv; ++k) dtau[k] = difference([k](auto&, auto&, auto& tt, double e) { tt[k] += e; });
+    const double scale = std::max({dq.cwiseAbs().maxCoeff(), dv.cwiseAbs().maxCoeff(), dtau.cwiseAbs().maxCoeff()});
+    EXPECT_LT((qbar - dq).cwiseAbs().maxCoeff(), 1e-7 * scale);
+    EXPECT_LT((vbar - dv).cwiseAbs().maxCoeff(), 1e-7 * scale);
+    EXPECT_LT((w - dtau).cwiseAbs().maxCoeff(), 1e-7 * scale);
+  }
+}
+
+TEST(ForwardDynamicsAdjoint, AddsToTheGivenVectors) {
+  const Model m = supportedTree(5, 7);
+  Workspace ws(m);
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(m.nv), abar = Eigen::VectorXd::Ones(m.nv);
+  const Eigen::VectorXd vdot = accelerations(m, ws, 0.0, m.q0, m.v0, tau);
+  ForwardDynamicsAdjoint adjoint(m);
+  Eigen::VectorXd q0 = Eigen::VectorXd::Zero(m.nq), v0 = Eigen::VectorXd::Zero(m.nv);
+  adjoint.accumulate(m.q0, m.v0, vdot, abar, q0, v0);
+  Eigen::VectorXd q1 = Eigen::VectorXd::Constant(m.nq, 2.0), v1 = Eigen::VectorXd::Constant(m.nv, -3.0);
+  adjoint.accumulate(m.q0, m.v0, vdot, abar, q1, v1);
+  EXPECT_LT((q1 - q0 - Eigen::VectorXd::Constant(m.nq, 2.0)).norm(), 1e-12 * q0.norm());
+  EXPECT_LT((v1 - v0 - Eigen::VectorXd::Constant(m.nv, -3.0)).norm(), 1e-12 * v0.norm());
+}
+
+TEST(ForwardDynamicsAdjoint, NamesWhatItDoesNotDifferentiate) {
+  EXPECT_NE(ForwardDynamicsAdjoint::unsupported(test_models::randomTree(6, 1).build()).find("joint 'j"),
+            std::string::npos);
+  const Model springs = test_models::randomTreeWithForceElements(4, 2);
+  EXPECT_FALSE(ForwardDynamicsAdjoint::unsupported(springs).empty());
+}
+
+}  // namespace ARTICULA_TEST_FILE
+}  // namespace articula
