@@ -24,7 +24,11 @@ ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model)
       zero_(Eigen::VectorXd::Zero(model.nv)),
       w_(model.nv),
       residual_(model.nv),
+      inertia_(model.joints.size()),
+      c_(model.joints.size()),
+      A_(model.joints.size()),
       W_(model.joints.size()),
+      F_(model.joints.size()),
       P_(model.joints.size()),
       G_(model.joints.size()) {}
 
@@ -44,8 +48,8 @@ const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(const Eigen::VectorXd&
                                                           const Eigen::VectorXd& vdot, const Eigen::VectorXd& abar,
                                                           Eigen::Ref<Eigen::VectorXd> qbar,
                                                           Eigen::Ref<Eigen::VectorXd> vbar) {
-  solveMass(q, abar);
-  inverseDynamicsSweep(q, v, vdot, qbar, vbar);
+  solveMass(q, v, abar);
+  inverseDynamicsSweep(v, vdot, qbar, vbar);
   jointForceElements(q, v, qbar, vbar);
   return w_;
 }
@@ -57,38 +61,50 @@ double ForwardDynamicsAdjoint::weightedResidual(double t, const Eigen::VectorXd&
   return w_.dot(ws_.tau - residual_);
 }
 
-// w = M^-1 abar: the articulated-body passes with zero velocity (no bias forces) and no gravity.
-void ForwardDynamicsAdjoint::solveMass(const Eigen::VectorXd& q, const Eigen::VectorXd& abar) {
-  articulatedBodiesFirstPass(model_, ws_, q, zero_, nullptr);
+// The ABA's first pass at (q, v) gives the world poses, motion subspaces, velocities,
+// velocity-product terms and rigid-body inertias that the sweep needs; the sweep keeps them
+// (pass 2 turns the inertias into articulated ones) and then w = M^-1 abar comes from passes 2
+// and 3 without the velocity terms and without gravity.
+void ForwardDynamicsAdjoint::solveMass(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& abar) {
+  auto& a = ws_.aba;
+  articulatedBodiesFirstPass(model_, ws_, q, v, nullptr);
+  for (int i = 1; i <= model_.bodyCount(); ++i) {
+    const Mat6& I = a.IA[i];  // [Ibar h x; (h x)^T m 1], aba.cpp's storeInertia
+    inertia_[i] = SpatialInertia(I(3, 3), Vec3(I(2, 4), I(0, 5), I(1, 3)), I.topLeftCorner<3, 3>());
+    c_[i] = Motion::fromVector(a.c[i]);
+    a.c[i].setZero();
+    a.pA[i].setZero();
+  }
   for (int i = model_.bodyCount(); i >= 1; --i) {
     const Joint& j = model_.joints[i];
-    articulatedProjection(ws_.aba, i, j.parent, j, abar);
+    articulatedProjection(a, i, j.parent, j, abar);
   }
   articulatedAccelerations(model_, ws_, Vec6::Zero(), w_);
 }
 
-// qbar -= dphi/dq and vbar -= dphi/dv for phi = w^T ID(q, v, vdot), in body coordinates (the
-// header's formulas hold in any frame; each body's own is the cheapest).
-void ForwardDynamicsAdjoint::inverseDynamicsSweep(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                                  const Eigen::VectorXd& vdot, Eigen::Ref<Eigen::VectorXd> qbar,
-                                                  Eigen::Ref<Eigen::VectorXd> vbar) {
-  updateVelocities(model_, ws_, q, v);
+// qbar -= dphi/dq and vbar -= dphi/dv for phi = w^T ID(q, v, vdot), in world axes about the
+// world origin, where a child's quantities add to its parent's as they stand.
+void ForwardDynamicsAdjoint::inverseDynamicsSweep(const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
+                                                  Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar) {
+  const auto& a = ws_.aba;
   const int n = model_.bodyCount();
-  const Motion a0(Vec3::Zero(), -model_.gravity);  // gravity as a base acceleration
+  const Motion gravity(Vec3::Zero(), -model_.gravity);  // as a base acceleration
+  // S x for joint i's motion subspace in world axes (s1 for one degree of freedom).
+  const auto subspaceTimes = [&](int i, const Joint& j, const Eigen::VectorXd& x) {
+    return Motion::fromVector(j.nv == 1 ? Vec6(a.s1[i] * x[j.iv]) : Vec6(a.S[i] * x.segment(j.iv, j.nv)));
+  };
   for (int i = 1; i <= n; ++i) {
     const Joint& j = model_.joints[i];
-    const Transform& X = ws_.Xup[i];
-    const auto& S = ws_.joint[i].S;
-    ws_.a[i] = X.apply(j.parent == 0 ? a0 : ws_.a[j.parent]) + ws_.c[i];
-    W_[i] = j.parent == 0 ? Motion() : X.apply(W_[j.parent]);
+    const SpatialInertia& I = inertia_[i];
+    A_[i] = (j.parent == 0 ? gravity : A_[j.parent]) + c_[i];
+    W_[i] = j.parent == 0 ? Motion() : W_[j.parent];
     if (j.nv > 0) {
-      ws_.a[i] += Motion::fromVector(S * vdot.segment(j.iv, j.nv));
-      W_[i] += Motion::fromVector(S * w_.segment(j.iv, j.nv));
+      A_[i] += subspaceTimes(i, j, vdot);
+      W_[i] += subspaceTimes(i, j, w_);
     }
-    const SpatialInertia& I = model_.bodies[i].inertia;
-    const Motion& V = ws_.v[i];
+    const Motion V = Motion::fromVector(a.v[i]);
     const Force h = I * V;
-    ws_.f[i] = I * ws_.a[i] + crossForce(V, h);
+    F_[i] = I * A_[i] + crossForce(V, h);
     P_[i] = I * W_[i];
     // d(W^T (V x* I V))/dV = I (W x V) - W x* I V, plus this body's share of the subtree's
     // V_j x* I_j W_j (the parent's part, -V_p x* Abar, is taken at the joint).
@@ -96,27 +112,40 @@ void ForwardDynamicsAdjoint::inverseDynamicsSweep(const Eigen::VectorXd& q, cons
   }
   for (int i = n; i >= 1; --i) {
     const Joint& j = model_.joints[i];
-    const Motion& V = ws_.v[i];
-    const Force &F = ws_.f[i], &P = P_[i];
+    const int p = j.parent;
+    const Force &F = F_[i], &P = P_[i];
     if (j.nv > 0) {
-      const auto& S = ws_.joint[i].S;
-      // The parent's velocity, acceleration and virtual velocity in this body's coordinates.
-      const Motion Vp = V - Motion::fromVector(S * v.segment(j.iv, j.nv));
-      const Motion Ap = ws_.a[i] - ws_.c[i] - Motion::fromVector(S * vdot.segment(j.iv, j.nv));
-      const Motion Wp = W_[i] - Motion::fromVector(S * w_.segment(j.iv, j.nv));
+      const Motion V = Motion::fromVector(a.v[i]);
+      const Motion Vp = p == 0 ? Motion() : Motion::fromVector(a.v[p]);
+      const Motion& Ap = p == 0 ? gravity : A_[p];
+      const Motion Wp = p == 0 ? Motion() : W_[p];
       const Force Vbar = G_[i] - crossForce(Vp, P);
       for (int e = 0; e < j.nv; ++e) {
-        const Motion s = Motion::fromVector(S.col(e));
+        const Motion s = Motion::fromVector(j.nv == 1 ? a.s1[i] : Vec6(a.S[i].col(e)));
         qbar[j.iq + e] += dot(crossMotion(s, Vp), Vbar) + dot(crossMotion(s, Ap), P) + dot(crossMotion(s, Wp), F);
         vbar[j.iv + e] -= dot(s, Vbar) + dot(crossMotion(V, s), P);
       }
     }
-    if (j.parent != 0) {
-      const Transform& X = ws_.Xup[i];
-      ws_.f[j.parent] += X.applyInverse(F);
-      P_[j.parent] += X.applyInverse(P);
-      G_[j.parent] += X.applyInverse(G_[i]);
+    if (p != 0) {
+      F_[p] += F;
+      P_[p] += P;
+      G_[p] += G_[i];
     }
+  }
+}
+
+Vec3 ForwardDynamicsAdjoint::pointPosition(int body, const Vec3& p) const {
+  return ws_.aba.X0[body].inverseTransformPoint(p);
+}
+
+void ForwardDynamicsAdjoint::addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const {
+  const auto& a = ws_.aba;
+  const Vec3 r = pointPosition(body, p);
+  Vec6 F;  // f at r as a spatial force about the world origin
+  F << r.cross(f), f;
+  for (int k = body; k != 0; k = model_.joints[k].parent) {
+    const Joint& j = model_.joints[k];
+    for (int e = 0; e < j.nv; ++e) qbar[j.iq + e] += (j.nv == 1 ? a.s1[k] : Vec6(a.S[k].col(e))).dot(F);
   }
 }
 

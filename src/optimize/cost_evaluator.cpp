@@ -12,7 +12,7 @@ double targetOf(const CostTerm& c, int i, double t, double fallback) {
 }  // namespace
 
 CostEvaluator::CostEvaluator(const Model& model, const std::vector<CostTerm>& terms, const Eigen::VectorXd& x0)
-    : model_(model), terms_(terms), ws_(model), q_(model.nq), v_(model.nv), jacobian_(3, model.nv) {
+    : model_(model), terms_(terms), ws_(model), q_(model.nq), v_(model.nv) {
   q_ = x0.head(model.nq);
   v_ = x0.tail(model.nv);
   updatePositions(model_, ws_, q_);
@@ -86,11 +86,10 @@ double CostEvaluator::sum(bool terminal, double t, const Eigen::VectorXd& x, con
 }
 
 void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, double scale,
-                                       Eigen::Ref<Eigen::VectorXd> gx, Eigen::Ref<Eigen::VectorXd> gu) {
+                                       const ForwardDynamicsAdjoint& at, Eigen::Ref<Eigen::VectorXd> gx,
+                                       Eigen::Ref<Eigen::VectorXd> gu) const {
   if (!hasRunning_) return;
-  q_ = x.head(model_.nq);
-  v_ = x.tail(model_.nv);
-  updatePositions(model_, ws_, q_);
+  const int nq = model_.nq;
   for (std::size_t k = 0; k < terms_.size(); ++k) {
     const CostTerm& c = terms_[k];
     if (c.terminal) continue;
@@ -98,19 +97,18 @@ void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const
     switch (c.kind) {
       case CostTerm::Kind::MarkerPosition: {
         const Marker& m = model_.markers[c.marker];
-        Vec3 e = pointPosition(ws_, m.body, m.position);
+        Vec3 e = at.pointPosition(m.body, m.position);
         for (int i = 0; i < 3; ++i) e[i] -= c.initialTarget ? initialMarker_[k][i] : targetOf(c, i, t, 0.0);
-        pointJacobian(model_, ws_, m.body, m.position, jacobian_);  // dr/dq, as q_dot = v
-        gx.head(model_.nq).noalias() += jacobian_.transpose() * (s * e);
+        at.addPointForce(m.body, m.position, s * e, gx.head(nq));
         break;
       }
       case CostTerm::Kind::MarkerVelocity:
         throw Error("the running cost's gradient does not cover marker velocities");  // runningGradientAvailable
       case CostTerm::Kind::JointPosition:
-        gx[c.coordinate] += s * (q_[c.coordinate] - targetOf(c, 0, t, 0.0));
+        gx[c.coordinate] += s * (x[c.coordinate] - targetOf(c, 0, t, 0.0));
         break;
       case CostTerm::Kind::JointVelocity:
-        gx[model_.nq + c.coordinate] += s * (v_[c.coordinate] - targetOf(c, 0, t, 0.0));
+        gx[nq + c.coordinate] += s * (x[nq + c.coordinate] - targetOf(c, 0, t, 0.0));
         break;
       case CostTerm::Kind::ControlEffort:
         gu[c.control] += s * u[c.control];

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "articula/dynamics/forward_dynamics_adjoint.hpp"
 #include "articula/kinematics/workspace.hpp"
 #include "articula/optimize/problem.hpp"
 
@@ -25,9 +26,11 @@ class CostEvaluator {
   /// derivative in q would need the rate of the Jacobian.
   bool runningGradientAvailable() const { return runningGradient_; }
   /// gx += scale dh/dx and gu += scale dh/du at (t, x, u), for a model whose coordinates have
-  /// their velocities as rates (q_dot = v). Never allocates.
+  /// their velocities as rates (q_dot = v), with the marker positions and Jacobians of `at`, which
+  /// has just differentiated the dynamics at this x. Never allocates.
   void addRunningGradient(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, double scale,
-                          Eigen::Ref<Eigen::VectorXd> gx, Eigen::Ref<Eigen::VectorXd> gu);
+                          const ForwardDynamicsAdjoint& at, Eigen::Ref<Eigen::VectorXd> gx,
+                          Eigen::Ref<Eigen::VectorXd> gu) const;
   bool hasTerminal() const { return hasTerminal_; }
 
  private:
@@ -38,7 +41,6 @@ class CostEvaluator {
   bool needVelocities_ = false, hasRunning_ = false, hasTerminal_ = false, runningGradient_ = true;
   Workspace ws_;
   Eigen::VectorXd q_, v_;
-  Eigen::MatrixXd jacobian_;  // 3 x nv: a marker's point Jacobian
 };
 
 }  // namespace articula::detail

@@ -210,7 +210,7 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
   auto xbar = localAdjoint.head(nx);
   const Eigen::VectorXd& w = reverse->accumulate(qPart, vPart, aPart, abar, xbar.head(nq), xbar.tail(nv));
   xbar.tail(nv) += weight.head(nq);  // q_dot = v on these joints
-  costs->addRunningGradient(t, x, u, weight[nx], xbar, localAdjoint.segment(nx, nu));
+  costs->addRunningGradient(t, x, u, weight[nx], *reverse, xbar, localAdjoint.segment(nx, nu));
   for (int c = 0; c < nu; ++c) {  // a joint control adds to tau_app; body controls are not in reach
     const ControlInput& control = problem.controls[static_cast<std::size_t>(c)];
     localAdjoint[nx + c] += w[model.joints[static_cast<std::size_t>(control.joint)].iv + control.dof];

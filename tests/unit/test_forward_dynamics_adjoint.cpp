@@ -9,6 +9,7 @@
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/forward_dynamics_adjoint.hpp"
 #include "articula/dynamics/recursive.hpp"
+#include "articula/kinematics/kinematics.hpp"
 #include "random_model.hpp"
 
 namespace articula {
@@ -89,6 +90,25 @@ TEST(ForwardDynamicsAdjoint, AddsToTheGivenVectors) {
   adjoint.accumulate(m.q0, m.v0, vdot, abar, q1, v1);
   EXPECT_LT((q1 - q0 - Eigen::VectorXd::Constant(m.nq, 2.0)).norm(), 1e-12 * q0.norm());
   EXPECT_LT((v1 - v0 - Eigen::VectorXd::Constant(m.nv, -3.0)).norm(), 1e-12 * v0.norm());
+}
+
+TEST(ForwardDynamicsAdjoint, PointForcesMatchThePointJacobian) {
+  const Model m = supportedTree(9, 13);
+  Workspace ws(m);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(m.nv);
+  ForwardDynamicsAdjoint adjoint(m);
+  Eigen::VectorXd qbar = Eigen::VectorXd::Zero(m.nq), vbar = Eigen::VectorXd::Zero(m.nv);
+  adjoint.accumulate(m.q0, m.v0, zero, zero, qbar, vbar);
+  updatePositions(m, ws, m.q0);
+  const Vec3 p(0.2, -0.1, 0.3), f(1.5, -2.0, 0.7);
+  Eigen::MatrixXd J(3, m.nv);
+  for (int body = 1; body <= m.bodyCount(); ++body) {
+    EXPECT_LT((adjoint.pointPosition(body, p) - pointPosition(ws, body, p)).norm(), 1e-14);
+    Eigen::VectorXd g = Eigen::VectorXd::Zero(m.nq);
+    adjoint.addPointForce(body, p, f, g);
+    pointJacobian(m, ws, body, p, J);
+    EXPECT_LT((g - J.transpose() * f).norm(), 1e-13 * (1.0 + g.norm())) << body;
+  }
 }
 
 TEST(ForwardDynamicsAdjoint, NamesWhatItDoesNotDifferentiate) {

@@ -20,8 +20,9 @@
 //   dphi/dv_k = Vbar . s_k + Abar . (V_k x s_k),
 //
 // with the subtree sums Abar = sum I_j W_j, Wbar = sum f_j (the joint's transmitted force) and
-// Vbar = sum [I_j (W_j x V_j) - W_j x* I_j V_j + (V_j - V_p) x* I_j W_j], each a force carried to
-// the parent like the RNEA's. (The analytic RNEA derivatives of Carpentier and Mansard, RSS 2018,
+// Vbar = sum [I_j (W_j x V_j) - W_j x* I_j V_j + (V_j - V_p) x* I_j W_j]. The sweep works in world
+// axes about the world origin, on the poses, velocities and inertias of the ABA's first pass, so
+// that a subtree's sums add to the parent's as they stand. (The analytic RNEA derivatives of Carpentier and Mansard, RSS 2018,
 // give whole Jacobians in O(n d); one weighted row needs only this sweep.)
 //
 // Covers trees whose joints have constant motion subspaces (revolute, prismatic, cylindrical,
@@ -51,23 +52,33 @@ class ForwardDynamicsAdjoint {
                                     const Eigen::VectorXd& abar, Eigen::Ref<Eigen::VectorXd> qbar,
                                     Eigen::Ref<Eigen::VectorXd> vbar);
 
+  /// After `accumulate`, at its q: the world position of point p (body coordinates) of `body`, and
+  /// qbar += J^T f, the gradient in q of f . r (r the point's world position, f fixed in world
+  /// axes), from the poses and joint axes that `accumulate` computed.
+  Vec3 pointPosition(int body, const Vec3& p) const;
+  void addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const;
+
   /// w^T (tau_app(q, v) - ID(q, v, vdot)) at time t with the w of the last `accumulate` and the
   /// model's parameters as they are now: its derivative in a model parameter (a mass, a spring's
   /// stiffness) is abar^T dvdot/d(parameter), which callers take by differences. Never allocates.
   double weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot);
 
  private:
-  void solveMass(const Eigen::VectorXd& q, const Eigen::VectorXd& abar);
-  void inverseDynamicsSweep(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
-                            Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar);
+  void solveMass(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& abar);
+  void inverseDynamicsSweep(const Eigen::VectorXd& v, const Eigen::VectorXd& vdot, Eigen::Ref<Eigen::VectorXd> qbar,
+                            Eigen::Ref<Eigen::VectorXd> vbar);
   void jointForceElements(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> qbar,
                           Eigen::Ref<Eigen::VectorXd> vbar) const;
 
   const Model& model_;
   Workspace ws_;
   Eigen::VectorXd zero_, w_, residual_;
-  std::vector<Motion> W_;          // per body: velocity from joint rates w (body coordinates)
-  std::vector<Force> P_, G_;       // per body, then per subtree: Abar and Vbar of the header
+  // Per body, world axes about the world origin: the rigid-body inertia, the velocity-product
+  // term, the acceleration, the velocity that joint rates w would give, and (per body, then
+  // summed over its subtree) the RNEA force, Abar and the sum in Vbar of the comment above.
+  std::vector<SpatialInertia> inertia_;
+  std::vector<Motion> c_, A_, W_;
+  std::vector<Force> F_, P_, G_;
 };
 
 }  // namespace articula
