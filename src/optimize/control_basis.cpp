@@ -79,31 +79,30 @@ int ControlBasis::interval(double t) const {
   return std::clamp(k, 0, size() - 1);
 }
 
-void ControlBasis::weights(double t, Eigen::Ref<Eigen::VectorXd> w) const {
-  w.setZero();
+void ControlBasis::addWeights(double t, double scale, Eigen::Ref<Eigen::VectorXd> g) const {
   const int K = size();
   if (kind_ == Kind::PiecewiseConstant) {
-    w[interval(t)] = 1.0;
+    g[interval(t)] += scale;
     return;
   }
   // Linear and spline: held constant outside the grid.
   if (t <= knots_.front()) {
-    w[0] = 1.0;
+    g[0] += scale;
     return;
   }
   if (t >= knots_.back()) {
-    w[K - 1] = 1.0;
+    g[K - 1] += scale;
     return;
   }
   const int i = std::min(interval(t), K - 2);
   const double h = knots_[i + 1] - knots_[i];
   const double B = (t - knots_[i]) / h, A = 1.0 - B;
-  w[i] = A;
-  w[i + 1] = B;
+  g[i] += scale * A;
+  g[i + 1] += scale * B;
   if (kind_ == Kind::CubicSpline) {
     // u = A b_i + B b_{i+1} + ((A^3 - A) m_i + (B^3 - B) m_{i+1}) h^2 / 6 with m = S b.
     const double ci = (A * A * A - A) * h * h / 6.0, cj = (B * B * B - B) * h * h / 6.0;
-    w += ci * secondDerivatives_.row(i).transpose() + cj * secondDerivatives_.row(i + 1).transpose();
+    g += (scale * ci) * secondDerivatives_.row(i).transpose() + (scale * cj) * secondDerivatives_.row(i + 1).transpose();
   }
 }
 

@@ -248,9 +248,7 @@ void TrajectoryGradient::Impl::addControlAdjoint(double t, const Eigen::Ref<cons
                                                  Eigen::Ref<Eigen::VectorXd> g) {
   for (int c = 0; c < nu; ++c) {
     const ControlBasis& basis = problem.controls[static_cast<std::size_t>(c)].basis;
-    auto w = basisWeights.head(basis.size());
-    basis.weights(t, w);
-    g.segment(controlOffset[static_cast<std::size_t>(c)], basis.size()) += ubar[c] * w;
+    basis.addWeights(t, ubar[c], g.segment(controlOffset[static_cast<std::size_t>(c)], basis.size()));
   }
 }
 
@@ -260,7 +258,8 @@ void TrajectoryGradient::Impl::fillParameterRows(double t, Eigen::Ref<Eigen::Mat
   for (int c = 0; c < nu; ++c) {
     const ControlBasis& basis = problem.controls[static_cast<std::size_t>(c)].basis;
     auto w = basisWeights.head(basis.size());
-    basis.weights(t, w);
+    w.setZero();
+    basis.addWeights(t, 1.0, w);
     rows.row(c).segment(controlOffset[static_cast<std::size_t>(c)], basis.size()) = w.transpose();
   }
   for (int d = 0; d < nd; ++d) rows(nu + d, d) = 1.0;

@@ -30,8 +30,9 @@ class ControlBasis {
 
   /// u(t) for the coefficients b (size()).
   double value(double t, const Eigen::Ref<const Eigen::VectorXd>& b) const;
-  /// phi_k(t) for every k, written into w (size()): u(t) = w . b. Never allocates.
-  void weights(double t, Eigen::Ref<Eigen::VectorXd> w) const;
+  /// g += scale phi(t), where u(t) = phi(t) . b (g of size()): touches only the one or two
+  /// coefficients that act at t for piecewise bases, every one for splines. Never allocates.
+  void addWeights(double t, double scale, Eigen::Ref<Eigen::VectorXd> g) const;
 
  private:
   int interval(double t) const;  ///< k with t_k <= t < t_k+1, clamped to the grid
