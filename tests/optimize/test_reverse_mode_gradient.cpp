@@ -12,6 +12,16 @@
 namespace articula {
 namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
+// A running cost term on marker, coordinate or control `index` (whichever the kind uses).
+CostTerm term(CostTerm::Kind kind, double weight, int index, std::vector<TimeFunction> target = {}) {
+  CostTerm c;
+  c.kind = kind;
+  c.weight = weight;
+  c.marker = c.coordinate = c.control = index;
+  c.target = std::move(target);
+  return c;
+}
+
 // endStop: a stop that the first joint reaches during the run. Its force has a kink there, which
 // the discrete adjoint differentiates exactly (one side, as the run takes it) but which spoils the
 // error control of the continuous methods (the whole-run differences, the continuous adjoint and
@@ -46,32 +56,14 @@ OptimalControlProblem treeProblem(bool endStop) {
   torque.basis = ControlBasis(ControlBasis::Kind::CubicSpline, {0.0, 0.1, 0.2, 0.3});
   torque.initial = -0.5;
   p.controls.push_back(torque);
-  CostTerm track;
-  track.kind = CostTerm::Kind::MarkerPosition;
-  track.marker = 0;
-  track.target = {TimeFunction::constant(0.3), TimeFunction::sine(0.2, 1.0), TimeFunction::constant(-0.1)};
-  p.cost.push_back(track);
-  CostTerm speed;  // terminal: a running marker velocity would send the adjoint to differences
-  speed.kind = CostTerm::Kind::MarkerVelocity;
-  speed.marker = 0;
-  speed.terminal = true;
-  speed.weight = 0.1;
-  p.cost.push_back(speed);
-  CostTerm joint;
-  joint.kind = CostTerm::Kind::JointPosition;
-  joint.coordinate = 1;
-  joint.target = {TimeFunction::constant(0.2)};
-  joint.weight = 2.0;
-  p.cost.push_back(joint);
-  CostTerm rate;
-  rate.kind = CostTerm::Kind::JointVelocity;
-  rate.coordinate = 3;
-  rate.weight = 0.3;
-  p.cost.push_back(rate);
-  CostTerm effort;
-  effort.kind = CostTerm::Kind::ControlEffort;
-  effort.weight = 0.05;
-  p.cost.push_back(effort);
+  using K = CostTerm::Kind;
+  p.cost.push_back(term(K::MarkerPosition, 1.0, 0, {TimeFunction::constant(0.3), TimeFunction::sine(0.2, 1.0),
+                                                     TimeFunction::constant(-0.1)}));
+  p.cost.push_back(term(K::MarkerVelocity, 0.1, 0));  // terminal below: a running one sends the adjoint to differences
+  p.cost.back().terminal = true;
+  p.cost.push_back(term(K::JointPosition, 2.0, 1, {TimeFunction::constant(0.2)}));
+  p.cost.push_back(term(K::JointVelocity, 0.3, 3));
+  p.cost.push_back(term(K::ControlEffort, 0.05, 0));
   return p;
 }
 
@@ -130,9 +122,7 @@ TEST(ReverseModeGradient, SaysWhyAProblemFallsBackToDifferences) {
   ball.model = test_models::randomTreeOf(3, 0, {JointType::Spherical}).build();
   ball.tf = 0.1;
   ball.dt = 0.01;
-  CostTerm rate;
-  rate.kind = CostTerm::Kind::JointVelocity;
-  ball.cost.push_back(rate);
+  ball.cost.push_back(term(CostTerm::Kind::JointVelocity, 1.0, 0));
   ControlInput torque;
   torque.name = "torque";
   torque.joint = 1;
