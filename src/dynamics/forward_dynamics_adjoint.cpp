@@ -30,7 +30,9 @@ ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model)
       W_(model.joints.size()),
       F_(model.joints.size()),
       P_(model.joints.size()),
-      G_(model.joints.size()) {}
+      G_(model.joints.size()),
+      fext_(model.joints.size()),
+      turn_(model.joints.size()) {}
 
 std::string ForwardDynamicsAdjoint::unsupported(const Model& model) {
   if (model.hasConstraints()) return "the model has constraints (loops or prescribed motions)";
@@ -40,24 +42,25 @@ std::string ForwardDynamicsAdjoint::unsupported(const Model& model) {
              " (only revolute, prismatic, cylindrical and fixed joints are differentiated analytically)";
   if (!model.pointSprings.empty()) return "spring_damper '" + model.pointSprings.front().name + "' acts between bodies";
   if (!model.tyres.empty()) return "the model has tyres";
-  if (!model.bodyLoads.empty()) return "the model has loads on bodies";
   return "";
 }
 
-const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                                           const Eigen::VectorXd& vdot, const Eigen::VectorXd& abar,
                                                           Eigen::Ref<Eigen::VectorXd> qbar,
                                                           Eigen::Ref<Eigen::VectorXd> vbar) {
   solveMass(q, v, abar);
-  inverseDynamicsSweep(v, vdot, qbar, vbar);
+  bodyLoads(t);
+  inverseDynamicsSweep(t, v, vdot, qbar, vbar);
   jointForceElements(q, v, qbar, vbar);
   return w_;
 }
 
 double ForwardDynamicsAdjoint::weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                                 const Eigen::VectorXd& vdot) {
-  evaluateForceElements(model_, ws_, t, q, v);  // joint-level only (unsupported() rules out the rest)
-  inverseDynamics(model_, ws_, q, v, vdot, nullptr, residual_);
+  updatePositions(model_, ws_, q);  // for the body loads' directions
+  evaluateForceElements(model_, ws_, t, q, v);
+  inverseDynamics(model_, ws_, q, v, vdot, &ws_.fext, residual_);
   return w_.dot(ws_.tau - residual_);
 }
 
@@ -82,9 +85,29 @@ void ForwardDynamicsAdjoint::solveMass(const Eigen::VectorXd& q, const Eigen::Ve
   articulatedAccelerations(model_, ws_, Vec6::Zero(), w_);
 }
 
+// The loads on bodies at time t as spatial forces in world axes about the world origin (the ID
+// subtracts them), at the poses of the first pass.
+void ForwardDynamicsAdjoint::bodyLoads(double t) {
+  for (int i = 1; i <= model_.bodyCount(); ++i) fext_[i] = Force();
+  for (const BodyLoad& l : model_.bodyLoads) {
+    const Vec3 d = loadDirection(l) * l.magnitude.value(t);
+    fext_[l.body] += l.torque ? Force(d, Vec3::Zero()) : Force(pointPosition(l.body, l.point).cross(d), d);
+  }
+}
+
+Vec3 ForwardDynamicsAdjoint::loadDirection(const BodyLoad& l) const {
+  return l.worldFrame ? l.direction : Vec3(ws_.aba.X0[l.body].E.transpose() * l.direction);
+}
+
+double ForwardDynamicsAdjoint::loadWeight(const BodyLoad& l) const {
+  const Motion& W = W_[l.body];
+  const Vec3 d = loadDirection(l);
+  return l.torque ? d.dot(W.ang) : d.dot(W.lin + W.ang.cross(pointPosition(l.body, l.point)));
+}
+
 // qbar -= dphi/dq and vbar -= dphi/dv for phi = w^T ID(q, v, vdot), in world axes about the
 // world origin, where a child's quantities add to its parent's as they stand.
-void ForwardDynamicsAdjoint::inverseDynamicsSweep(const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
+void ForwardDynamicsAdjoint::inverseDynamicsSweep(double t, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
                                                   Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar) {
   const auto& a = ws_.aba;
   const int n = model_.bodyCount();
@@ -104,11 +127,21 @@ void ForwardDynamicsAdjoint::inverseDynamicsSweep(const Eigen::VectorXd& v, cons
     }
     const Motion V = Motion::fromVector(a.v[i]);
     const Force h = I * V;
-    F_[i] = I * A_[i] + crossForce(V, h);
+    F_[i] = I * A_[i] + crossForce(V, h) - fext_[i];
     P_[i] = I * W_[i];
+    turn_[i].setZero();
     // d(W^T (V x* I V))/dV = I (W x V) - W x* I V, plus this body's share of the subtree's
     // V_j x* I_j W_j (the parent's part, -V_p x* Abar, is taken at the joint).
     G_[i] = I * crossMotion(W_[i], V) - crossForce(W_[i], h) + crossForce(V, P_[i]);
+  }
+  // The sweep's rule moves every load of a turned subtree with it; a load fixed in world axes does
+  // not turn, which adds omega_k . sum (F x the point's velocity under W) (a torque tau: tau x
+  // W_ang) over the subtree to dphi/dq_k (omega_k: the angular part of the joint's axis).
+  for (const BodyLoad& l : model_.bodyLoads) {
+    if (!l.worldFrame) continue;
+    const Motion& W = W_[l.body];
+    const Vec3 d = l.direction * l.magnitude.value(t);
+    turn_[l.body] += l.torque ? d.cross(W.ang) : d.cross(W.lin + W.ang.cross(pointPosition(l.body, l.point)));
   }
   for (int i = n; i >= 1; --i) {
     const Joint& j = model_.joints[i];
@@ -122,7 +155,8 @@ void ForwardDynamicsAdjoint::inverseDynamicsSweep(const Eigen::VectorXd& v, cons
       const Force Vbar = G_[i] - crossForce(Vp, P);
       for (int e = 0; e < j.nv; ++e) {
         const Motion s = Motion::fromVector(j.nv == 1 ? a.s1[i] : Vec6(a.S[i].col(e)));
-        qbar[j.iq + e] += dot(crossMotion(s, Vp), Vbar) + dot(crossMotion(s, Ap), P) + dot(crossMotion(s, Wp), F);
+        qbar[j.iq + e] +=
+            dot(crossMotion(s, Vp), Vbar) + dot(crossMotion(s, Ap), P) + dot(crossMotion(s, Wp), F) - s.ang.dot(turn_[i]);
         vbar[j.iv + e] -= dot(s, Vbar) + dot(crossMotion(V, s), P);
       }
     }
@@ -130,6 +164,7 @@ void ForwardDynamicsAdjoint::inverseDynamicsSweep(const Eigen::VectorXd& v, cons
       F_[p] += F;
       P_[p] += P;
       G_[p] += G_[i];
+      turn_[p] += turn_[i];
     }
   }
 }

@@ -208,12 +208,15 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
   abar = weight.segment(nq, nv);
   localAdjoint.setZero();
   auto xbar = localAdjoint.head(nx);
-  const Eigen::VectorXd& w = reverse->accumulate(qPart, vPart, aPart, abar, xbar.head(nq), xbar.tail(nv));
+  const Eigen::VectorXd& w = reverse->accumulate(t, qPart, vPart, aPart, abar, xbar.head(nq), xbar.tail(nv));
   xbar.tail(nv) += weight.head(nq);  // q_dot = v on these joints
   costs->addRunningGradient(t, x, u, weight[nx], *reverse, xbar, localAdjoint.segment(nx, nu));
-  for (int c = 0; c < nu; ++c) {  // a joint control adds to tau_app; body controls are not in reach
+  for (int c = 0; c < nu; ++c) {  // a joint control adds to tau_app, a body control is a load on its body
     const ControlInput& control = problem.controls[static_cast<std::size_t>(c)];
-    localAdjoint[nx + c] += w[model.joints[static_cast<std::size_t>(control.joint)].iv + control.dof];
+    const auto load = static_cast<std::size_t>(controlLoad[static_cast<std::size_t>(c)]);
+    localAdjoint[nx + c] += control.kind == ControlInput::Kind::JointForce
+                                ? w[model.joints[static_cast<std::size_t>(control.joint)].iv + control.dof]
+                                : reverse->loadWeight(model.bodyLoads[load]);
   }
   ++stats.evaluations;  // the sweeps cost about one evaluation of the equations of motion
   for (int d = 0; d < nd; ++d) {

@@ -2,8 +2,8 @@
 // against the same adjoint with central-difference local Jacobians, direct differentiation and
 // finite differences of whole runs, on a spatial tree of 8 bodies that uses every element the
 // reverse mode covers: revolute, prismatic, cylindrical and fixed joints, joint springs, end stops
-// and friction, a joint control, design parameters of masses and joint springs, and every cost
-// term.
+// and friction, a load fixed in a body, a joint control and a body-force control (world axes),
+// design parameters of masses and joint springs, and every cost term.
 #include <gtest/gtest.h>
 
 #include "articula/optimize/trajectory_gradient.hpp"
@@ -41,6 +41,10 @@ OptimalControlProblem treeProblem(bool endStop) {
   if (endStop)
     builder.addJointLimit({"stop", stopped.name, 0, bare.q0[stopped.iq] - 0.05, bare.q0[stopped.iq] + 0.05, 300.0, 2.0, {}});
   builder.addMarker({"tip", "b7", Vec3(0.2, 0.1, 0.0), {}});
+  BodyLoadSpec twist;  // a torque fixed in the body, varying in time
+  twist.name = "twist", twist.body = "b4", twist.torque = true, twist.worldFrame = false;
+  twist.direction = Vec3(0.0, 0.6, 0.8), twist.magnitude = TimeFunction::sine(0.8, 2.0);
+  builder.addBodyLoad(twist);
   p.model = builder.build();
   p.tf = 0.3;
   p.dt = 0.005;
@@ -56,6 +60,15 @@ OptimalControlProblem treeProblem(bool endStop) {
   torque.basis = ControlBasis(ControlBasis::Kind::CubicSpline, {0.0, 0.1, 0.2, 0.3});
   torque.initial = -0.5;
   p.controls.push_back(torque);
+  ControlInput push;  // a force in world axes on a body point
+  push.name = "push";
+  push.kind = ControlInput::Kind::BodyForce;
+  push.body = *p.model.findBody("b5");
+  push.point = Vec3(0.1, 0.0, 0.2);
+  push.direction = Vec3(0.6, 0.0, 0.8);
+  push.basis = ControlBasis(ControlBasis::Kind::PiecewiseLinear, {0.0, 0.1, 0.2, 0.3});
+  push.initial = 1.0;
+  p.controls.push_back(push);
   using K = CostTerm::Kind;
   p.cost.push_back(term(K::MarkerPosition, 1.0, 0, {TimeFunction::constant(0.3), TimeFunction::sine(0.2, 1.0),
                                                      TimeFunction::constant(-0.1)}));

@@ -1,7 +1,7 @@
 // The reverse-mode derivatives of dynamics/forward_dynamics_adjoint.hpp against central
 // differences of the articulated-body algorithm: abar^T dvdot/dq, abar^T dvdot/dv and
 // abar^T dvdot/dtau on random trees of every supported joint type, with gravity, joint springs,
-// end stops and friction.
+// end stops, friction and loads on bodies.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -18,10 +18,11 @@ namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests
 // vdot(q, v, tau) with the model's force elements at t: the function differentiated.
 Eigen::VectorXd accelerations(const Model& m, Workspace& ws, double t, const Eigen::VectorXd& q,
                               const Eigen::VectorXd& v, const Eigen::VectorXd& tau) {
+  updateVelocities(m, ws, q, v);
   evaluateForceElements(m, ws, t, q, v);
   const Eigen::VectorXd total = tau + ws.tau;
   Eigen::VectorXd vdot(m.nv);
-  spatialForwardDynamics(m, ws, q, v, total, nullptr, vdot);
+  spatialForwardDynamics(m, ws, q, v, total, &ws.fext, vdot);
   return vdot;
 }
 
@@ -37,6 +38,13 @@ Model supportedTree(int bodies, unsigned seed) {
     if (i % 2 == 0)  // an end stop that the initial coordinate has passed (it acts at q0)
       b.addJointLimit({"stop_" + j.name, j.name, 0, q - 2.0, q - 0.1, 400.0, 3.0, {}});
     b.addJointFriction({"friction_" + j.name, j.name, j.nv - 1, 0.8, 0.5, {}});
+    // Loads on bodies: forces and torques, fixed in world axes or in the body, in turn.
+    BodyLoadSpec l;
+    l.name = "load_" + j.name, l.body = "b" + std::to_string(i - 1);
+    l.torque = i % 2 == 0, l.worldFrame = i % 3 != 0;
+    l.point = Vec3(0.1 * i, -0.2, 0.3), l.direction = Vec3(1.0, 0.5 * i, -0.3).normalized();
+    l.magnitude = TimeFunction::sine(3.0, 1.5, 0.2 * i, 0.5);
+    b.addBodyLoad(l);
   }
   return b.build();
 }
@@ -56,7 +64,7 @@ TEST(ForwardDynamicsAdjoint, MatchesCentralDifferencesOfTheArticulatedBodyAlgori
 
     ForwardDynamicsAdjoint adjoint(m);
     Eigen::VectorXd qbar = Eigen::VectorXd::Zero(m.nq), vbar = Eigen::VectorXd::Zero(m.nv);
-    const Eigen::VectorXd w = adjoint.accumulate(q, v, vdot, abar, qbar, vbar);
+    const Eigen::VectorXd w = adjoint.accumulate(t, q, v, vdot, abar, qbar, vbar);
 
     // Central differences of abar . vdot: truncation O(h^2) and round-off eps / h give about
     // 1e-9 of the largest entry with h = 1e-6; 1e-7 leaves room for the stops' kinks nowhere near.
@@ -78,6 +86,28 @@ TEST(ForwardDynamicsAdjoint, MatchesCentralDifferencesOfTheArticulatedBodyAlgori
   }
 }
 
+TEST(ForwardDynamicsAdjoint, LoadWeightIsTheDerivativeInTheLoadsMagnitude) {
+  Model m = supportedTree(7, 19);
+  ASSERT_FALSE(m.bodyLoads.empty());
+  Workspace ws(m);
+  const double t = 0.4;
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(m.nv), abar = Eigen::VectorXd::LinSpaced(m.nv, -1.0, 2.0);
+  ForwardDynamicsAdjoint adjoint(m);
+  Eigen::VectorXd qbar = Eigen::VectorXd::Zero(m.nq), vbar = Eigen::VectorXd::Zero(m.nv);
+  adjoint.accumulate(t, m.q0, m.v0, accelerations(m, ws, t, m.q0, m.v0, tau), abar, qbar, vbar);
+  for (BodyLoad& l : m.bodyLoads) {
+    // abar . vdot is linear in the magnitude: a wide step has no truncation error and little round-off.
+    const double weight = adjoint.loadWeight(l), value = l.magnitude.value(t), h = 0.1;
+    const TimeFunction original = l.magnitude;
+    l.magnitude = TimeFunction::constant(value + h);
+    const double up = abar.dot(accelerations(m, ws, t, m.q0, m.v0, tau));
+    l.magnitude = TimeFunction::constant(value - h);
+    const double down = abar.dot(accelerations(m, ws, t, m.q0, m.v0, tau));
+    l.magnitude = original;
+    EXPECT_NEAR(weight, (up - down) / (2 * h), 1e-8 * (1.0 + std::abs(weight))) << l.name;
+  }
+}
+
 TEST(ForwardDynamicsAdjoint, AddsToTheGivenVectors) {
   const Model m = supportedTree(5, 7);
   Workspace ws(m);
@@ -85,9 +115,9 @@ TEST(ForwardDynamicsAdjoint, AddsToTheGivenVectors) {
   const Eigen::VectorXd vdot = accelerations(m, ws, 0.0, m.q0, m.v0, tau);
   ForwardDynamicsAdjoint adjoint(m);
   Eigen::VectorXd q0 = Eigen::VectorXd::Zero(m.nq), v0 = Eigen::VectorXd::Zero(m.nv);
-  adjoint.accumulate(m.q0, m.v0, vdot, abar, q0, v0);
+  adjoint.accumulate(0.0, m.q0, m.v0, vdot, abar, q0, v0);
   Eigen::VectorXd q1 = Eigen::VectorXd::Constant(m.nq, 2.0), v1 = Eigen::VectorXd::Constant(m.nv, -3.0);
-  adjoint.accumulate(m.q0, m.v0, vdot, abar, q1, v1);
+  adjoint.accumulate(0.0, m.q0, m.v0, vdot, abar, q1, v1);
   EXPECT_LT((q1 - q0 - Eigen::VectorXd::Constant(m.nq, 2.0)).norm(), 1e-12 * q0.norm());
   EXPECT_LT((v1 - v0 - Eigen::VectorXd::Constant(m.nv, -3.0)).norm(), 1e-12 * v0.norm());
 }
@@ -98,7 +128,7 @@ TEST(ForwardDynamicsAdjoint, PointForcesMatchThePointJacobian) {
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(m.nv);
   ForwardDynamicsAdjoint adjoint(m);
   Eigen::VectorXd qbar = Eigen::VectorXd::Zero(m.nq), vbar = Eigen::VectorXd::Zero(m.nv);
-  adjoint.accumulate(m.q0, m.v0, zero, zero, qbar, vbar);
+  adjoint.accumulate(0.0, m.q0, m.v0, zero, zero, qbar, vbar);
   updatePositions(m, ws, m.q0);
   const Vec3 p(0.2, -0.1, 0.3), f(1.5, -2.0, 0.7);
   Eigen::MatrixXd J(3, m.nv);

@@ -26,9 +26,10 @@
 // give whole Jacobians in O(n d); one weighted row needs only this sweep.)
 //
 // Covers trees whose joints have constant motion subspaces (revolute, prismatic, cylindrical,
-// fixed: q_dot = v) and whose force elements act on joints (joint springs, limits, friction and
-// loads). Point springs, tyres and body loads, whose forces move with two bodies or with the world,
-// are not differentiated here: `supports` says why, and the caller differentiates numerically.
+// fixed: q_dot = v) with joint springs, limits, friction and loads, and loads on bodies (forces and
+// torques fixed in the body or in world axes). Point springs and tyres, whose forces depend on two
+// bodies or on the road, are not differentiated here: `unsupported` says why, and the caller
+// differentiates numerically.
 #pragma once
 
 #include <string>
@@ -48,9 +49,13 @@ class ForwardDynamicsAdjoint {
   /// At the state (q, v) at time t with accelerations vdot (from any formulation of the model):
   /// qbar += abar^T dvdot/dq and vbar += abar^T dvdot/dv. Returns w = M^-1 abar, the weights of the
   /// applied generalised forces (abar^T dvdot/dtau). Never allocates.
-  const Eigen::VectorXd& accumulate(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
-                                    const Eigen::VectorXd& abar, Eigen::Ref<Eigen::VectorXd> qbar,
-                                    Eigen::Ref<Eigen::VectorXd> vbar);
+  const Eigen::VectorXd& accumulate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                    const Eigen::VectorXd& vdot, const Eigen::VectorXd& abar,
+                                    Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar);
+
+  /// After `accumulate`: the weight of a load on a body per unit of its magnitude, abar^T dvdot/dm
+  /// (the power of the unit load under the body velocity that joint rates w give).
+  double loadWeight(const BodyLoad& load) const;
 
   /// After `accumulate`, at its q: the world position of point p (body coordinates) of `body`, and
   /// qbar += J^T f, the gradient in q of f . r (r the point's world position, f fixed in world
@@ -65,8 +70,10 @@ class ForwardDynamicsAdjoint {
 
  private:
   void solveMass(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& abar);
-  void inverseDynamicsSweep(const Eigen::VectorXd& v, const Eigen::VectorXd& vdot, Eigen::Ref<Eigen::VectorXd> qbar,
-                            Eigen::Ref<Eigen::VectorXd> vbar);
+  void bodyLoads(double t);
+  Vec3 loadDirection(const BodyLoad& load) const;  ///< unit-magnitude direction in world axes
+  void inverseDynamicsSweep(double t, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
+                            Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar);
   void jointForceElements(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> qbar,
                           Eigen::Ref<Eigen::VectorXd> vbar) const;
 
@@ -79,6 +86,8 @@ class ForwardDynamicsAdjoint {
   std::vector<SpatialInertia> inertia_;
   std::vector<Motion> c_, A_, W_;
   std::vector<Force> F_, P_, G_;
+  std::vector<Force> fext_;  // the loads on bodies
+  std::vector<Vec3> turn_;   // per subtree: the world-fixed loads' term of dphi/dq (the sweep)
 };
 
 }  // namespace articula
