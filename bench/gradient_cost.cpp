@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
               "   central differences instead of reverse mode (N <= 32)\n");
   std::printf("%6s %12s %10s %10s %10s %10s %14s %14s\n", "N", "forward (s)", "adjoint", "all stored", "central",
               "fd", "states (ckpt)", "states (all)");
-  for (int N : {4, 8, 16, 32, 64, 128}) {
+  for (int N : {4, 8, 16, 32, 64, 128, 256, 512}) {
     const OptimalControlProblem p = problem(N - 1, 20, 1.0, 1e-3);
     TrajectoryGradient tg(p);
     GradientOptions all, central;
