@@ -40,7 +40,6 @@ std::string ForwardDynamicsAdjoint::unsupported(const Model& model) {
     if (!constantSubspace(model.joints[i].type))
       return "joint '" + model.joints[i].name + "' is " + std::string(jointTypeName(model.joints[i].type)) +
              " (only revolute, prismatic, cylindrical and fixed joints are differentiated analytically)";
-  if (!model.pointSprings.empty()) return "spring_damper '" + model.pointSprings.front().name + "' acts between bodies";
   if (!model.tyres.empty()) return "the model has tyres";
   return "";
 }
@@ -53,12 +52,13 @@ const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(double t, const Eigen:
   bodyLoads(t);
   inverseDynamicsSweep(t, v, vdot, qbar, vbar);
   jointForceElements(q, v, qbar, vbar);
+  pointSprings(qbar, vbar);
   return w_;
 }
 
 double ForwardDynamicsAdjoint::weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                                 const Eigen::VectorXd& vdot) {
-  updatePositions(model_, ws_, q);  // for the body loads' directions
+  updateVelocities(model_, ws_, q, v);  // for the springs' points and the body loads' directions
   evaluateForceElements(model_, ws_, t, q, v);
   inverseDynamics(model_, ws_, q, v, vdot, &ws_.fext, residual_);
   return w_.dot(ws_.tau - residual_);
@@ -181,6 +181,67 @@ void ForwardDynamicsAdjoint::addPointForce(int body, const Vec3& p, const Vec3& 
   for (int k = body; k != 0; k = model_.joints[k].parent) {
     const Joint& j = model_.joints[k];
     for (int e = 0; e < j.nv; ++e) qbar[j.iq + e] += (j.nv == 1 ? a.s1[k] : Vec6(a.S[k].col(e))).dot(F);
+  }
+}
+
+namespace {
+// The velocity of a point (world position r) of a body moving with spatial velocity Y.
+Vec3 pointVelocity(const Motion& Y, const Vec3& r) { return Y.lin + Y.ang.cross(r); }
+}  // namespace
+
+// Body velocity under the actual joint rates (virtual == false) or under the rates w.
+Motion ForwardDynamicsAdjoint::bodyVelocity(int body, bool virtualRates) const {
+  if (body == 0) return Motion();
+  return virtualRates ? W_[body] : Motion::fromVector(ws_.aba.v[body]);
+}
+
+// qbar += scale d/dq [u . (velocity of the point r of `body`)] with u fixed in world axes: turning
+// the subtree of a joint k on the body's path moves the point and the body's velocity relative to
+// k's parent (the term -(s_k x Y_p) . F_u, as in the sweep) while u stays (omega_k . (pdot x u)).
+void ForwardDynamicsAdjoint::addRateGradient(int body, const Vec3& r, const Vec3& u, bool virtualRates, double scale,
+                                             Eigen::Ref<Eigen::VectorXd> qbar) const {
+  const auto& a = ws_.aba;
+  const Force Fu(r.cross(u), u);
+  const Vec3 turn = pointVelocity(bodyVelocity(body, virtualRates), r).cross(u);
+  for (int k = body; k != 0; k = model_.joints[k].parent) {
+    const Joint& j = model_.joints[k];
+    const Motion Yp = bodyVelocity(j.parent, virtualRates);
+    for (int e = 0; e < j.nv; ++e) {
+      const Motion s = Motion::fromVector(j.nv == 1 ? a.s1[k] : Vec6(a.S[k].col(e)));
+      qbar[j.iq + e] += scale * (s.ang.dot(turn) - dot(crossMotion(s, Yp), Fu));
+    }
+  }
+}
+
+// Point springs: psi = W_A . f_A + W_B . f_B = -T(L, Ldot) Ldot_w, with Ldot_w the rate of the
+// spring's length under the rates w; its gradient in q and v (the sweep left the springs out).
+void ForwardDynamicsAdjoint::pointSprings(Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar) const {
+  for (const PointSpringDamper& spring : model_.pointSprings) {
+    const Vec3 rA = pointPosition(spring.bodyA, spring.pointA), rB = pointPosition(spring.bodyB, spring.pointB);
+    const Vec3 d = rB - rA;
+    const double L = d.norm();
+    if (L < 1e-12) continue;  // no direction: the force is zero (or the run has already stopped)
+    const Vec3 u = d / L;
+    const auto relative = [&](bool virtualRates) {
+      return Vec3(pointVelocity(bodyVelocity(spring.bodyB, virtualRates), rB) -
+                  pointVelocity(bodyVelocity(spring.bodyA, virtualRates), rA));
+    };
+    const Vec3 dv = relative(false), dw = relative(true);
+    const double Ld = u.dot(dv), Lw = u.dot(dw);
+    const JointForce T = pointSpringTension(spring, L, Ld);
+    const double cv = -T.dqd * Lw, cw = -T.tau;  // weights of grad Ldot and of grad Ldot_w
+    // The parts through the points' positions: L itself and the direction u in Ldot and Ldot_w.
+    const Vec3 atB = (-T.dq * Lw) * u + (cv / L) * (dv - u.dot(dv) * u) + (cw / L) * (dw - u.dot(dw) * u);
+    addPointForce(spring.bodyB, spring.pointB, atB, qbar);
+    addPointForce(spring.bodyA, spring.pointA, -atB, qbar);
+    // The parts through the points' velocities at fixed u.
+    addRateGradient(spring.bodyB, rB, u, false, cv, qbar);
+    addRateGradient(spring.bodyA, rA, u, false, -cv, qbar);
+    addRateGradient(spring.bodyB, rB, u, true, cw, qbar);
+    addRateGradient(spring.bodyA, rA, u, true, -cw, qbar);
+    // v enters through Ldot alone: d Ldot / dv = J_B^T u - J_A^T u.
+    addPointForce(spring.bodyB, spring.pointB, cv * u, vbar);
+    addPointForce(spring.bodyA, spring.pointA, -cv * u, vbar);
   }
 }
 

@@ -2,8 +2,8 @@
 // against the same adjoint with central-difference local Jacobians, direct differentiation and
 // finite differences of whole runs, on a spatial tree of 8 bodies that uses every element the
 // reverse mode covers: revolute, prismatic, cylindrical and fixed joints, joint springs, end stops
-// and friction, a load fixed in a body, a joint control and a body-force control (world axes),
-// design parameters of masses and joint springs, and every cost term.
+// and friction, a spring-damper from the ground, a load fixed in a body, a joint control and a
+// body-force control (world axes), design parameters of masses and springs, and every cost term.
 #include <gtest/gtest.h>
 
 #include "articula/optimize/trajectory_gradient.hpp"
@@ -45,6 +45,7 @@ OptimalControlProblem treeProblem(bool endStop) {
   twist.name = "twist", twist.body = "b4", twist.torque = true, twist.worldFrame = false;
   twist.direction = Vec3(0.0, 0.6, 0.8), twist.magnitude = TimeFunction::sine(0.8, 2.0);
   builder.addBodyLoad(twist);
+  builder.addPointSpring({"tie", "ground", "b6", Vec3(0.5, 0.5, 0.0), Vec3(0.1, 0, 0), 25.0, 0.4, 0.6, {}});
   p.model = builder.build();
   p.tf = 0.3;
   p.dt = 0.005;
@@ -54,6 +55,8 @@ OptimalControlProblem treeProblem(bool endStop) {
   p.design.push_back({"k", DesignParameter::Target::JointSpringStiffness, spring, k});
   p.design.push_back({"c", DesignParameter::Target::JointSpringDamping, spring, c});
   p.design.push_back({"rest", DesignParameter::Target::JointSpringRest, spring, 0.1});
+  p.design.push_back({"tie.rest_length", DesignParameter::Target::SpringRestLength, 0, 0.6});
+  p.design.push_back({"tie.damping", DesignParameter::Target::SpringDamping, 0, 0.4});
   ControlInput torque;
   torque.name = "torque";
   torque.joint = 2;
@@ -82,7 +85,7 @@ OptimalControlProblem treeProblem(bool endStop) {
 
 Eigen::VectorXd nonUniform(const OptimalControlProblem& p) {
   Eigen::VectorXd b = p.initialParameters();
-  for (int k = 4; k < b.size(); ++k) b[k] += 0.3 * (k - 5);
+  for (int k = 6; k < b.size(); ++k) b[k] += 0.3 * (k - 7);  // the controls, after 6 design parameters
   return b;
 }
 

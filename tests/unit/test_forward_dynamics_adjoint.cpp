@@ -1,7 +1,7 @@
 // The reverse-mode derivatives of dynamics/forward_dynamics_adjoint.hpp against central
 // differences of the articulated-body algorithm: abar^T dvdot/dq, abar^T dvdot/dv and
 // abar^T dvdot/dtau on random trees of every supported joint type, with gravity, joint springs,
-// end stops, friction and loads on bodies.
+// end stops, friction, loads on bodies and spring-dampers between bodies.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -45,6 +45,15 @@ Model supportedTree(int bodies, unsigned seed) {
     l.point = Vec3(0.1 * i, -0.2, 0.3), l.direction = Vec3(1.0, 0.5 * i, -0.3).normalized();
     l.magnitude = TimeFunction::sine(3.0, 1.5, 0.2 * i, 0.5);
     b.addBodyLoad(l);
+    // A spring-damper from this body to an earlier one or to the ground, some with a bump stop.
+    PointSpringSpec spring;
+    spring.name = "spring_to_" + j.name, spring.bodyA = i % 3 == 0 ? "ground" : "b" + std::to_string((i - 1) / 2);
+    spring.bodyB = "b" + std::to_string(i - 1);
+    if (spring.bodyA == spring.bodyB) spring.bodyA = "ground";
+    spring.pointA = Vec3(0.2, 0.1 * i, -0.1), spring.pointB = Vec3(-0.1, 0.2, 0.05 * i);
+    spring.stiffness = 40.0 + i, spring.damping = 1.5, spring.restLength = 0.3;
+    spring.bumpStopLength = i % 2 == 0 ? 5.0 : 0.0, spring.bumpStopStiffness = 200.0;
+    b.addPointSpring(spring);
   }
   return b.build();
 }

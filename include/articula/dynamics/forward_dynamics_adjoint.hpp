@@ -26,10 +26,10 @@
 // give whole Jacobians in O(n d); one weighted row needs only this sweep.)
 //
 // Covers trees whose joints have constant motion subspaces (revolute, prismatic, cylindrical,
-// fixed: q_dot = v) with joint springs, limits, friction and loads, and loads on bodies (forces and
-// torques fixed in the body or in world axes). Point springs and tyres, whose forces depend on two
-// bodies or on the road, are not differentiated here: `unsupported` says why, and the caller
-// differentiates numerically.
+// fixed: q_dot = v) with joint springs, limits, friction and loads, loads on bodies (forces and
+// torques fixed in the body or in world axes) and point springs (through -T(L, Ldot) Ldot_w, their
+// share of w^T tau_app, with Ldot_w the length's rate under the rates w). Tyres are not
+// differentiated here: `unsupported` says why, and the caller differentiates numerically.
 #pragma once
 
 #include <string>
@@ -74,6 +74,10 @@ class ForwardDynamicsAdjoint {
   Vec3 loadDirection(const BodyLoad& load) const;  ///< unit-magnitude direction in world axes
   void inverseDynamicsSweep(double t, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
                             Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar);
+  Motion bodyVelocity(int body, bool virtualRates) const;
+  void addRateGradient(int body, const Vec3& r, const Vec3& u, bool virtualRates, double scale,
+                       Eigen::Ref<Eigen::VectorXd> qbar) const;
+  void pointSprings(Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar) const;
   void jointForceElements(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> qbar,
                           Eigen::Ref<Eigen::VectorXd> vbar) const;
 

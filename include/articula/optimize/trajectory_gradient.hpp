@@ -27,13 +27,13 @@
 // and of the running cost with respect to x, u and the design parameters. The adjoint needs them
 // only as products with a weight vector, which it takes in reverse mode (exact, O(n) per stage:
 // dynamics/forward_dynamics_adjoint.hpp) on trees of revolute, prismatic, cylindrical and fixed
-// joints with joint-level force elements and loads on bodies, with an ODE formulation of [q; v];
-// the design parameters' column then by central differences of the weighted inverse-dynamics
-// residual (two RNEA passes each). Everywhere else, and always for direct differentiation, the local Jacobian
-// is taken by central differences of the formulation (step cbrt(eps) relative, accurate to about
-// 1e-10 relative): 2 (n_x + n_u + n_design) evaluations per stage. stats().localDerivatives says
-// which. Design parameters do not move the initial state (the initial assembly is done once, with
-// the model as given).
+// joints with joint-level force elements, loads on bodies and point springs, with an ODE
+// formulation of [q; v]; the design parameters' column then by central differences of the
+// weighted inverse-dynamics residual (two RNEA passes each). Everywhere else, and always for
+// direct differentiation, the local Jacobian is taken by central differences of the formulation
+// (step cbrt(eps) relative, accurate to about 1e-10 relative): 2 (n_x + n_u + n_design)
+// evaluations per stage. stats().localDerivatives says which. Design parameters do not move the
+// initial state (the initial assembly is done once, with the model as given).
 #pragma once
 
 #include <functional>
