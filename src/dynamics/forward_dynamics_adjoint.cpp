@@ -16,6 +16,9 @@ bool constantSubspace(JointType type) {
          type == JointType::Fixed;
 }
 
+// The velocity of a point (world position r) of a body moving with spatial velocity Y.
+Vec3 pointVelocity(const Motion& Y, const Vec3& r) { return Y.lin + Y.ang.cross(r); }
+
 }  // namespace
 
 ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model)
@@ -50,7 +53,7 @@ const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(double t, const Eigen:
                                                           Eigen::Ref<Eigen::VectorXd> vbar) {
   solveMass(q, v, abar);
   bodyLoads(t);
-  inverseDynamicsSweep(t, v, vdot, qbar, vbar);
+  inverseDynamicsSweep(t, vdot, qbar, vbar);
   jointForceElements(q, v, qbar, vbar);
   pointSprings(qbar, vbar);
   return w_;
@@ -58,7 +61,7 @@ const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(double t, const Eigen:
 
 double ForwardDynamicsAdjoint::weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                                 const Eigen::VectorXd& vdot) {
-  updateVelocities(model_, ws_, q, v);  // for the springs' points and the body loads' directions
+  if (forceElementsNeedKinematics(model_)) updateVelocities(model_, ws_, q, v);
   evaluateForceElements(model_, ws_, t, q, v);
   inverseDynamics(model_, ws_, q, v, vdot, &ws_.fext, residual_);
   return w_.dot(ws_.tau - residual_);
@@ -99,15 +102,20 @@ Vec3 ForwardDynamicsAdjoint::loadDirection(const BodyLoad& l) const {
   return l.worldFrame ? l.direction : Vec3(ws_.aba.X0[l.body].E.transpose() * l.direction);
 }
 
-double ForwardDynamicsAdjoint::loadWeight(const BodyLoad& l) const {
-  const Motion& W = W_[l.body];
-  const Vec3 d = loadDirection(l);
-  return l.torque ? d.dot(W.ang) : d.dot(W.lin + W.ang.cross(pointPosition(l.body, l.point)));
+double ForwardDynamicsAdjoint::loadWeight(const BodyLoad& l) const { return loadDirection(l).dot(virtualLoadRate(l)); }
+
+Vec3 ForwardDynamicsAdjoint::virtualLoadRate(const BodyLoad& l) const {
+  return l.torque ? W_[l.body].ang : pointVelocity(W_[l.body], pointPosition(l.body, l.point));
+}
+
+Motion ForwardDynamicsAdjoint::jointAxis(int body, int e) const {
+  const auto& a = ws_.aba;
+  return Motion::fromVector(model_.joints[body].nv == 1 ? a.s1[body] : Vec6(a.S[body].col(e)));
 }
 
 // qbar -= dphi/dq and vbar -= dphi/dv for phi = w^T ID(q, v, vdot), in world axes about the
 // world origin, where a child's quantities add to its parent's as they stand.
-void ForwardDynamicsAdjoint::inverseDynamicsSweep(double t, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
+void ForwardDynamicsAdjoint::inverseDynamicsSweep(double t, const Eigen::VectorXd& vdot,
                                                   Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar) {
   const auto& a = ws_.aba;
   const int n = model_.bodyCount();
@@ -137,12 +145,8 @@ void ForwardDynamicsAdjoint::inverseDynamicsSweep(double t, const Eigen::VectorX
   // The sweep's rule moves every load of a turned subtree with it; a load fixed in world axes does
   // not turn, which adds omega_k . sum (F x the point's velocity under W) (a torque tau: tau x
   // W_ang) over the subtree to dphi/dq_k (omega_k: the angular part of the joint's axis).
-  for (const BodyLoad& l : model_.bodyLoads) {
-    if (!l.worldFrame) continue;
-    const Motion& W = W_[l.body];
-    const Vec3 d = l.direction * l.magnitude.value(t);
-    turn_[l.body] += l.torque ? d.cross(W.ang) : d.cross(W.lin + W.ang.cross(pointPosition(l.body, l.point)));
-  }
+  for (const BodyLoad& l : model_.bodyLoads)
+    if (l.worldFrame) turn_[l.body] += (l.direction * l.magnitude.value(t)).cross(virtualLoadRate(l));
   for (int i = n; i >= 1; --i) {
     const Joint& j = model_.joints[i];
     const int p = j.parent;
@@ -154,7 +158,7 @@ void ForwardDynamicsAdjoint::inverseDynamicsSweep(double t, const Eigen::VectorX
       const Motion Wp = p == 0 ? Motion() : W_[p];
       const Force Vbar = G_[i] - crossForce(Vp, P);
       for (int e = 0; e < j.nv; ++e) {
-        const Motion s = Motion::fromVector(j.nv == 1 ? a.s1[i] : Vec6(a.S[i].col(e)));
+        const Motion s = jointAxis(i, e);
         qbar[j.iq + e] +=
             dot(crossMotion(s, Vp), Vbar) + dot(crossMotion(s, Ap), P) + dot(crossMotion(s, Wp), F) - s.ang.dot(turn_[i]);
         vbar[j.iv + e] -= dot(s, Vbar) + dot(crossMotion(V, s), P);
@@ -174,22 +178,15 @@ Vec3 ForwardDynamicsAdjoint::pointPosition(int body, const Vec3& p) const {
 }
 
 void ForwardDynamicsAdjoint::addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const {
-  const auto& a = ws_.aba;
   const Vec3 r = pointPosition(body, p);
-  Vec6 F;  // f at r as a spatial force about the world origin
-  F << r.cross(f), f;
+  const Force F(r.cross(f), f);  // f at r as a spatial force about the world origin
   for (int k = body; k != 0; k = model_.joints[k].parent) {
     const Joint& j = model_.joints[k];
-    for (int e = 0; e < j.nv; ++e) qbar[j.iq + e] += (j.nv == 1 ? a.s1[k] : Vec6(a.S[k].col(e))).dot(F);
+    for (int e = 0; e < j.nv; ++e) qbar[j.iq + e] += dot(jointAxis(k, e), F);
   }
 }
 
-namespace {
-// The velocity of a point (world position r) of a body moving with spatial velocity Y.
-Vec3 pointVelocity(const Motion& Y, const Vec3& r) { return Y.lin + Y.ang.cross(r); }
-}  // namespace
-
-// Body velocity under the actual joint rates (virtual == false) or under the rates w.
+// Body velocity under the actual joint rates (virtualRates false) or under the rates w.
 Motion ForwardDynamicsAdjoint::bodyVelocity(int body, bool virtualRates) const {
   if (body == 0) return Motion();
   return virtualRates ? W_[body] : Motion::fromVector(ws_.aba.v[body]);
@@ -200,14 +197,13 @@ Motion ForwardDynamicsAdjoint::bodyVelocity(int body, bool virtualRates) const {
 // k's parent (the term -(s_k x Y_p) . F_u, as in the sweep) while u stays (omega_k . (pdot x u)).
 void ForwardDynamicsAdjoint::addRateGradient(int body, const Vec3& r, const Vec3& u, bool virtualRates, double scale,
                                              Eigen::Ref<Eigen::VectorXd> qbar) const {
-  const auto& a = ws_.aba;
   const Force Fu(r.cross(u), u);
   const Vec3 turn = pointVelocity(bodyVelocity(body, virtualRates), r).cross(u);
   for (int k = body; k != 0; k = model_.joints[k].parent) {
     const Joint& j = model_.joints[k];
     const Motion Yp = bodyVelocity(j.parent, virtualRates);
     for (int e = 0; e < j.nv; ++e) {
-      const Motion s = Motion::fromVector(j.nv == 1 ? a.s1[k] : Vec6(a.S[k].col(e)));
+      const Motion s = jointAxis(k, e);
       qbar[j.iq + e] += scale * (s.ang.dot(turn) - dot(crossMotion(s, Yp), Fu));
     }
   }

@@ -66,9 +66,8 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
   } else {
     stats.localDerivatives = "reverse mode";
     reverse = std::make_unique<ForwardDynamicsAdjoint>(model);
-    for (auto* part : {&qPart, &aPart, &abar}) part->resize(model.nv);
     qPart.resize(model.nq);
-    vPart.resize(model.nv);
+    for (auto* part : {&vPart, &aPart, &abar}) part->resize(model.nv);
   }
   adaptive = problem.integrator == "rk45";
   if (!adaptive) {

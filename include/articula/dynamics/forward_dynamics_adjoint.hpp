@@ -22,8 +22,9 @@
 // with the subtree sums Abar = sum I_j W_j, Wbar = sum f_j (the joint's transmitted force) and
 // Vbar = sum [I_j (W_j x V_j) - W_j x* I_j V_j + (V_j - V_p) x* I_j W_j]. The sweep works in world
 // axes about the world origin, on the poses, velocities and inertias of the ABA's first pass, so
-// that a subtree's sums add to the parent's as they stand. (The analytic RNEA derivatives of Carpentier and Mansard, RSS 2018,
-// give whole Jacobians in O(n d); one weighted row needs only this sweep.)
+// that a subtree's sums add to the parent's as they stand. (The analytic RNEA derivatives of
+// Carpentier and Mansard, RSS 2018, give whole Jacobians in O(n d); one weighted row needs only
+// this sweep.)
 //
 // Covers trees whose joints have constant motion subspaces (revolute, prismatic, cylindrical,
 // fixed: q_dot = v) with joint springs, limits, friction and loads, loads on bodies (forces and
@@ -72,8 +73,11 @@ class ForwardDynamicsAdjoint {
   void solveMass(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& abar);
   void bodyLoads(double t);
   Vec3 loadDirection(const BodyLoad& load) const;  ///< unit-magnitude direction in world axes
-  void inverseDynamicsSweep(double t, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
-                            Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar);
+  /// Under the rates w: the velocity of a force's point, or the angular velocity for a torque.
+  Vec3 virtualLoadRate(const BodyLoad& load) const;
+  Motion jointAxis(int body, int e) const;  ///< column e of the body's joint subspace, world axes
+  void inverseDynamicsSweep(double t, const Eigen::VectorXd& vdot, Eigen::Ref<Eigen::VectorXd> qbar,
+                            Eigen::Ref<Eigen::VectorXd> vbar);
   Motion bodyVelocity(int body, bool virtualRates) const;
   void addRateGradient(int body, const Vec3& r, const Vec3& u, bool virtualRates, double scale,
                        Eigen::Ref<Eigen::VectorXd> qbar) const;
