@@ -37,18 +37,33 @@ InterfaceCombination::InterfaceCombination(const std::vector<std::vector<int>>& 
   for (int h : kept_) keptSlot_.push_back(slotOf(stacked, h));
   for (std::size_t c = 0; c + 1 < childStart_.size(); ++c)
     childOfSlot_.insert(childOfSlot_.end(), static_cast<std::size_t>(childStart_[c + 1] - childStart_[c]), static_cast<int>(c));
+  for (std::size_t c = 0; c + 1 < childStart_.size(); ++c)
+    for (int slot = childStart_[c]; slot < childStart_[c + 1]; ++slot) slotInChild_.push_back(slot - childStart_[c]);
   const Eigen::Index n6 = 6 * static_cast<Eigen::Index>(stacked.size()), k6 = 6 * static_cast<Eigen::Index>(kept_.size());
-  d_ = Eigen::MatrixXd::Zero(n6, n6);
-  G_ = Eigen::MatrixXd::Zero(rows, n6);
+  // X's rows are needed at the link ends (for P) and at the kept handles (for D, R and Z) only.
+  std::vector<bool> needed(stacked.size(), false);
+  for (const std::vector<int>* slots : {&endSlotA_, &endSlotB_, &keptSlot_})
+    for (int slot : *slots)
+      if (slot >= 0) needed[static_cast<std::size_t>(slot)] = true;
+  for (std::size_t k = 0; k < links_.size(); ++k)
+    for (int e = 0; e < 2; ++e) {
+      const int end = e == 0 ? endSlotA_[k] : endSlotB_[k];
+      if (end < 0) continue;
+      const auto c = static_cast<std::size_t>(childOfSlot_[static_cast<std::size_t>(end)]);
+      for (int slot = childStart_[c]; slot < childStart_[c + 1]; ++slot)
+        if (needed[static_cast<std::size_t>(slot)]) xRows_.push_back({static_cast<int>(k), e, end, slot});
+    }
+  rowOf_.push_back(0);
+  for (int l : links_) rowOf_.push_back(rowOf_.back() + allLinks[static_cast<std::size_t>(l)].rows);
+  endG_.resize(2 * links_.size());
   X_.resize(n6, rows);
   P_.resize(rows, rows);
   Z_.resize(rows, k6);
-  r_.resize(n6);
   u_.resize(rows);
   lambda0_.resize(rows);
   lambda_.resize(rows);
   forces_.resize(n6);
-  solver_ = std::make_unique<detail::SemidefiniteSolver>(rows);
+  solver_ = std::make_unique<detail::SemidefiniteSolver>(rows, static_cast<int>(k6));
 }
 
 InterfaceCombination::~InterfaceCombination() = default;
@@ -58,76 +73,77 @@ int InterfaceCombination::rank() const { return solver_->rank(); }
 
 bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& children,
                               const std::vector<InterfaceLink>& allLinks, SubsystemInterface& out) {
-  // Eq. (4): the children's equations stacked (d block diagonal, the off-diagonal blocks stay 0).
-  for (std::size_t c = 0; c < children.size(); ++c) {
-    const Eigen::Index at = 6 * childStart_[c], n = 6 * (childStart_[c + 1] - childStart_[c]);
-    d_.block(at, at, n, n) = children[c]->D;
-    r_.segment(at, n) = children[c]->R;
-  }
+  // Eq. (4): the children's equations stacked, d block diagonal by child. d and r are read in the
+  // children's own D and R: block (a, b) of d is child c's block (a', b') when slots a and b both
+  // belong to c (a', b' their places in c), and zero otherwise.
+  const auto childOf = [&](int slot) { return children[static_cast<std::size_t>(childOfSlot_[static_cast<std::size_t>(slot)])]; };
+  const auto dBlock = [&](int a, int b) {
+    return childOf(a)->D.block<6, 6>(6 * slotInChild_[static_cast<std::size_t>(a)], 6 * slotInChild_[static_cast<std::size_t>(b)]);
+  };
+  const auto rBlock = [&](int a) { return childOf(a)->R.segment<6>(6 * slotInChild_[static_cast<std::size_t>(a)]); };
+  for (const SubsystemInterface* c : children)
+    if (!c->R.allFinite()) return false;
   if (rows() == 0) {  // links without rows (free joints): the kept handles' equations pass through
-    if (!r_.allFinite()) return false;
     for (std::size_t a = 0; a < kept_.size(); ++a) {
-      const Eigen::Index sa = 6 * keptSlot_[a];
-      out.R.segment(6 * static_cast<Eigen::Index>(a), 6) = r_.segment(sa, 6);
-      for (std::size_t b = 0; b < kept_.size(); ++b)
-        out.D.block(6 * static_cast<Eigen::Index>(a), 6 * static_cast<Eigen::Index>(b), 6, 6) =
-            d_.block(sa, 6 * keptSlot_[b], 6, 6);
+      const int sa = keptSlot_[a];
+      out.R.segment<6>(6 * static_cast<Eigen::Index>(a)) = rBlock(sa);
+      for (std::size_t b = 0; b < kept_.size(); ++b) {
+        const int sb = keptSlot_[b];
+        auto block = out.D.block<6, 6>(6 * static_cast<Eigen::Index>(a), 6 * static_cast<Eigen::Index>(b));
+        if (childOfSlot_[static_cast<std::size_t>(sa)] == childOfSlot_[static_cast<std::size_t>(sb)])
+          block = dBlock(sa, sb);
+        else
+          block.setZero();
+      }
     }
     return true;
   }
-  Eigen::Index row = 0;
+  // The links' rows: G has one 6-column block per body end of a link.
   for (std::size_t k = 0; k < links_.size(); ++k) {
     const InterfaceLink& link = allLinks[static_cast<std::size_t>(links_[k])];
-    if (endSlotA_[k] >= 0) G_.block(row, 6 * endSlotA_[k], link.rows, 6) = link.GA;
-    if (endSlotB_[k] >= 0) G_.block(row, 6 * endSlotB_[k], link.rows, 6) = link.GB;
-    u_.segment(row, link.rows) = link.u;
-    row += link.rows;
+    endG_[2 * k] = link.GA;
+    endG_[2 * k + 1] = link.GB;
+    u_.segment(rowOf_[k], link.rows) = link.u;
   }
-  // X = d G^T, P = G d G^T (eq. (5)) and u - G r from the nonzero blocks only: a link's rows of G
-  // have one 6-column block per end, and d is block diagonal by child. (Dense products of these
-  // few-tens-of-rows matrices went through Eigen's blocked product at several times the cost.)
+  // X = d G^T (eq. (5)) on the rows that are used: a link's columns of X are nonzero only on the
+  // slots of the children its ends belong to.
   X_.setZero();
+  for (const XRows& x : xRows_) {
+    const std::size_t k = static_cast<std::size_t>(x.link);
+    const auto& G = endG_[2 * k + static_cast<std::size_t>(x.side)];
+    X_.block(6 * x.slot, rowOf_[k], 6, G.rows()).noalias() += dBlock(x.slot, x.end) * G.transpose();
+  }
+  // P = G d G^T = G X and u - G r, link end by link end.
   P_.setZero();
   lambda0_ = u_;
-  row = 0;
   for (std::size_t k = 0; k < links_.size(); ++k) {
-    const int rows = allLinks[static_cast<std::size_t>(links_[k])].rows;
-    for (const int slot : {endSlotA_[k], endSlotB_[k]}) {
-      if (slot < 0 || rows == 0) continue;
-      const int c = childOfSlot_[static_cast<std::size_t>(slot)];
-      const Eigen::Index at = 6 * childStart_[static_cast<std::size_t>(c)],
-                         n = 6 * (childStart_[static_cast<std::size_t>(c) + 1] - childStart_[static_cast<std::size_t>(c)]);
-      for (int j = 0; j < rows; ++j)
-        for (int m = 0; m < 6; ++m)
-          X_.col(row + j).segment(at, n) += G_(row + j, 6 * slot + m) * d_.col(6 * slot + m).segment(at, n);
-      lambda0_.segment(row, rows).noalias() -= G_.block(row, 6 * slot, rows, 6) * r_.segment(6 * slot, 6);
+    for (int e = 0; e < 2; ++e) {
+      const int end = e == 0 ? endSlotA_[k] : endSlotB_[k];
+      if (end < 0) continue;
+      const auto& G = endG_[2 * k + static_cast<std::size_t>(e)];
+      P_.middleRows(rowOf_[k], G.rows()).noalias() += G * X_.middleRows(6 * end, 6);
+      lambda0_.segment(rowOf_[k], G.rows()).noalias() -= G * rBlock(end);
     }
-    row += rows;
   }
-  row = 0;
-  for (std::size_t k = 0; k < links_.size(); ++k) {
-    const int rows = allLinks[static_cast<std::size_t>(links_[k])].rows;
-    for (const int slot : {endSlotA_[k], endSlotB_[k]})
-      if (slot >= 0 && rows > 0)
-        P_.middleRows(row, rows).noalias() += G_.block(row, 6 * slot, rows, 6) * X_.middleRows(6 * slot, 6);
-    row += rows;
-  }
-  if (!solver_->compute(P_) || !r_.allFinite() || !u_.allFinite()) return false;
+  if (!solver_->compute(P_) || !u_.allFinite()) return false;
   solver_->solveInPlace(lambda0_);  // V of eq. (5)
   const Eigen::Index k = static_cast<Eigen::Index>(kept_.size());
-  for (Eigen::Index a = 0; a < k; ++a) {
-    // Z = P^+ (E^T d G^T)^T: column block a from the kept handle's rows of X.
+  // Z = P^+ (E^T d G^T)^T: column block a from the kept handle's rows of X.
+  for (Eigen::Index a = 0; a < k; ++a)
     Z_.middleCols(6 * a, 6) = X_.middleRows(6 * keptSlot_[static_cast<std::size_t>(a)], 6).transpose();
-    for (int c = 0; c < 6; ++c) solver_->solveInPlace(Z_.col(6 * a + c));
-  }
+  solver_->solveColumnsInPlace(Z_);
   for (Eigen::Index a = 0; a < k; ++a) {
-    const Eigen::Index sa = 6 * keptSlot_[static_cast<std::size_t>(a)];
-    out.R.segment(6 * a, 6) = r_.segment(sa, 6);
-    out.R.segment(6 * a, 6).noalias() += X_.middleRows(sa, 6) * lambda0_;  // eq. (6): R
+    const int sa = keptSlot_[static_cast<std::size_t>(a)];
+    out.R.segment<6>(6 * a) = rBlock(sa);
+    out.R.segment<6>(6 * a).noalias() += X_.middleRows(6 * sa, 6) * lambda0_;  // eq. (6): R
     for (Eigen::Index b = 0; b < k; ++b) {
-      const Eigen::Index sb = 6 * keptSlot_[static_cast<std::size_t>(b)];
-      out.D.block(6 * a, 6 * b, 6, 6) = d_.block(sa, sb, 6, 6);
-      out.D.block(6 * a, 6 * b, 6, 6).noalias() -= X_.middleRows(sa, 6) * Z_.middleCols(6 * b, 6);  // eq. (6): D
+      const int sb = keptSlot_[static_cast<std::size_t>(b)];
+      auto block = out.D.block<6, 6>(6 * a, 6 * b);
+      if (childOfSlot_[static_cast<std::size_t>(sa)] == childOfSlot_[static_cast<std::size_t>(sb)])
+        block = dBlock(sa, sb);
+      else
+        block.setZero();
+      block.noalias() -= X_.middleRows(6 * sa, 6) * Z_.middleCols(6 * b, 6);  // eq. (6): D
     }
   }
   return true;
@@ -139,7 +155,14 @@ void InterfaceCombination::down(const Eigen::VectorXd& Q) {
   } else {
     lambda_ = lambda0_;
     lambda_.noalias() -= Z_ * Q;  // eq. (5): lambda = S Q' + V with S = -Z
-    forces_.noalias() = G_.transpose() * lambda_;
+    forces_.setZero();
+    for (std::size_t k = 0; k < links_.size(); ++k)
+      for (int e = 0; e < 2; ++e) {
+        const int end = e == 0 ? endSlotA_[k] : endSlotB_[k];
+        if (end < 0) continue;
+        const auto& G = endG_[2 * k + static_cast<std::size_t>(e)];
+        forces_.segment<6>(6 * end).noalias() += G.transpose() * lambda_.segment(rowOf_[k], G.rows());
+      }
   }
   for (std::size_t a = 0; a < kept_.size(); ++a) forces_.segment(6 * keptSlot_[a], 6) += Q.segment(6 * static_cast<Eigen::Index>(a), 6);
 }

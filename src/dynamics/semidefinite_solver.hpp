@@ -11,8 +11,8 @@
 // factorisation on the N-four-bar). For a semidefinite matrix this keeps |L| <= 1 and leaves the
 // dependent rows to the end, with Schur complements at rounding level; the
 // factorisation stops once the largest remaining pivot is below kRelativePivot times the first,
-// which makes it a generalised inverse. No allocation after construction; solveInPlace uses a
-// buffer of the solver, so one solver serves one thread.
+// which makes it a generalised inverse. No allocation after construction; the solves use buffers
+// of the solver, so one solver serves one thread.
 #pragma once
 
 #include <Eigen/Core>
@@ -31,7 +31,8 @@ class SemidefiniteSolver {
   /// span, that is, within 1e-5 of a singular configuration.
   static constexpr double kRelativePivot = 1e-10;
 
-  explicit SemidefiniteSolver(int n) : scale_(n), L_(n, n), d_(n), perm_(n), tmp_(n) {}
+  /// n: the order of P; columns: the most right-hand sides solveColumnsInPlace takes at once.
+  SemidefiniteSolver(int n, int columns) : scale_(n), L_(n, n), d_(n), perm_(n), tmp_(n), tmpColumns_(n, columns) {}
 
   /// Returns false when P has a non-finite entry.
   bool compute(const Eigen::MatrixXd& P) {
@@ -88,6 +89,25 @@ class SemidefiniteSolver {
     }
     for (Eigen::Index i = 0; i < n; ++i) b[perm_[i]] = scale_[perm_[i]] * t[i];
   }
+  /// Every column of B (at most `columns` of them) <- a solution of P x = b, as solveInPlace, by
+  /// operations on whole rows: one pass over L for all the columns instead of one per column.
+  void solveColumnsInPlace(Eigen::Ref<Eigen::MatrixXd> B) const {
+    const Eigen::Index n = scale_.size(), r = rank_;
+    if (n == 0 || B.cols() == 0) return;  // (the root keeps no handle: Z has no column)
+    auto T = tmpColumns_.leftCols(B.cols());
+    for (Eigen::Index i = 0; i < n; ++i) T.row(i) = scale_[perm_[i]] * B.row(perm_[i]);
+    for (Eigen::Index k = 0; k < r; ++k)
+      for (Eigen::Index i = k + 1; i < n; ++i) T.row(i) -= L_(i, k) * T.row(k);
+    for (Eigen::Index k = 0; k < n; ++k) {
+      if (k < r)
+        T.row(k) /= d_[k];
+      else
+        T.row(k).setZero();
+    }
+    for (Eigen::Index k = r - 1; k >= 0; --k)
+      for (Eigen::Index i = k + 1; i < n; ++i) T.row(k) -= L_(i, k) * T.row(i);
+    for (Eigen::Index i = 0; i < n; ++i) B.row(perm_[i]) = scale_[perm_[i]] * T.row(i);
+  }
   int rank() const { return rank_; }
 
  private:
@@ -96,6 +116,7 @@ class SemidefiniteSolver {
   Eigen::VectorXd d_;
   Eigen::VectorXi perm_;
   mutable Eigen::VectorXd tmp_;
+  mutable Eigen::MatrixXd tmpColumns_;
   int rank_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "articula/dynamics/subsystem_condensation.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string>
 
 #include "aba_passes.hpp"
@@ -10,30 +11,18 @@ namespace articula {
 
 namespace {
 
-// The products of the single-dof pass, written as sums of the columns of column-major 6x6
-// matrices: each line is a 6-vector axpy, which the compiler keeps in registers and vectorises.
-// (Eigen's expressions T.transpose() * [s, e] and T - Ud w^T made temporaries and out-of-line
-// calls: on the 1024-body chain in 8 subsystems the condensation's own work took 0.73 M
-// instructions per evaluation with them and 0.59 M with these loops, callgrind, docs/distributed.md.)
-
-// For a body i with one dof and a handle h below it: w = T_ih^T s_i, r += T_ih^T e_i and
-// T_parent(i),h^T = T_ih^T - w Ud^T (T_parent = P_i T_ih with P_i = 1 - U_i D_i^-1 s_i^T).
-void pullThroughSingleDof(const Mat6& Tt, const Vec6& s, const Vec6& e, const Vec6& Ud, Vec6& w, Vec6& r,
-                          Mat6& TtParent) {
-  w = Tt.col(0) * s[0];
-  Vec6 pulledE = Tt.col(0) * e[0];
-  for (int col = 1; col < 6; ++col) {
-    w += Tt.col(col) * s[col];
-    pulledE += Tt.col(col) * e[col];
-  }
-  r += pulledE;
-  for (int col = 0; col < 6; ++col) TtParent.col(col) = Tt.col(col) - w * Ud[col];
+// For a body i with one dof and a handle h below it: w = T_ih^T s_i, r += T_ih^T e_i and, in
+// place, T_parent(i),h^T = T_ih^T - w Ud^T (T_parent = P_i T_ih with P_i = 1 - U_i D_i^-1 s_i^T).
+// Fixed-size Eigen products on the column-major T^T, each a sum of its columns, vectorised.
+[[gnu::always_inline]] inline void pullThroughSingleDof(const Vec6& s, const Vec6& e, const Vec6& Ud, Vec6& w, Vec6& r,
+                                                        Mat6& Tt) {
+  w.noalias() = Tt * s;
+  r.noalias() += Tt * e;
+  Tt.noalias() -= w * Ud.transpose();
 }
 
 // D += a b^T.
-void addOuterProduct(const Vec6& a, const Vec6& b, Mat6& D) {
-  for (int col = 0; col < 6; ++col) D.col(col) += a * b[col];
-}
+[[gnu::always_inline]] inline void addOuterProduct(const Vec6& a, const Vec6& b, Mat6& D) { D.noalias() += a * b.transpose(); }
 
 }  // namespace
 
@@ -47,7 +36,7 @@ SubsystemCondensation::SubsystemCondensation(const Model& model, std::vector<int
   parentLocal_.assign(n, -1);
   for (std::size_t li = 1; li < n; ++li) parentLocal_[li] = local(model.parent(bodies_[li]));
   handleSlot_.assign(n, -1);
-  below_.assign(n, {});
+  std::vector<std::vector<int>> below(n);
   for (std::size_t s = 0; s < k; ++s) {
     const int li = local(handles_[s]);
     if (li < 0)
@@ -55,16 +44,25 @@ SubsystemCondensation::SubsystemCondensation(const Model& model, std::vector<int
                   "' is not in its subsystem");
     handleSlot_[static_cast<std::size_t>(li)] = static_cast<int>(s);
     for (int at = li; at >= 0; at = parentLocal_[static_cast<std::size_t>(at)])
-      below_[static_cast<std::size_t>(at)].push_back(static_cast<int>(s));
+      below[static_cast<std::size_t>(at)].push_back(static_cast<int>(s));
   }
-  for (auto& b : below_) std::sort(b.begin(), b.end());
-  Tt_.assign(n * k, Mat6::Zero());
-  w1_.assign(n * k, Vec6::Zero());
+  if (k == 0 || handleSlot_[0] != 0)
+    throw Error("distributed formulation: the first handle of the subsystem topped by body '" +
+                model.bodies[static_cast<std::size_t>(bodies_.front())].name + "' is not its top body");
+  belowStart_.push_back(0);
+  for (auto& b : below) {
+    std::sort(b.begin(), b.end());
+    belowSlots_.insert(belowSlots_.end(), b.begin(), b.end());
+    belowStart_.push_back(static_cast<int>(belowSlots_.size()));
+  }
+  Tt_.assign(k, Mat6::Zero());
+  w1_.assign(belowSlots_.size(), Vec6::Zero());
   Dacc_.assign(k * k, Mat6::Zero());
   Racc_.assign(k, Vec6::Zero());
-  W_.resize(n * k);
+  W_.resize(belowSlots_.size());
   for (std::size_t li = 0; li < n; ++li)
-    for (std::size_t s = 0; s < k; ++s) W_[li * k + s] = SubspaceForce::Zero(6, model.joints[static_cast<std::size_t>(bodies_[li])].nv);
+    for (int at = belowStart_[li]; at < belowStart_[li + 1]; ++at)
+      W_[static_cast<std::size_t>(at)] = SubspaceForce::Zero(6, model.joints[static_cast<std::size_t>(bodies_[li])].nv);
 }
 
 void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, SubsystemInterface& out) {
@@ -75,12 +73,13 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
   for (Vec6& r : Racc_) r.setZero();
   for (std::size_t li = bodies_.size() - 1; li >= 1; --li) {
     const int i = bodies_[li];
-    const std::size_t lp = static_cast<std::size_t>(parentLocal_[li]);
     const Joint& j = model_.joints[static_cast<std::size_t>(i)];
-    if (handleSlot_[li] >= 0) Tt_[li * k + static_cast<std::size_t>(handleSlot_[li])].setIdentity();
+    if (handleSlot_[li] >= 0) Tt_[static_cast<std::size_t>(handleSlot_[li])].setIdentity();
     articulatedProjection(w, i, j.parent, j, tau);  // eq. (1)-(2) for joint i: ABA pass 2
-    const std::vector<int>& below = below_[li];
+    const std::span<const int> below = belowOf(li);
     if (below.empty()) continue;
+    Vec6* w1 = w1_.data() + belowStart_[li];  // w1[a]: handle below[a]
+    SubspaceForce* W = W_.data() + belowStart_[li];
     const Vec6& c = w.c[static_cast<std::size_t>(i)];
     if (j.nv == 1) {
       const Vec6& s = w.s1[static_cast<std::size_t>(i)];
@@ -88,14 +87,14 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
       const Vec6 Ud = invD * w.U1[static_cast<std::size_t>(i)];
       // The joint's acceleration term e = c + s u / D (u1 holds -U^T c).
       const Vec6 e = c + (invD * u) * s;
-      for (int h : below)
-        pullThroughSingleDof(Tt_[li * k + static_cast<std::size_t>(h)], s, e, Ud, w1_[li * k + static_cast<std::size_t>(h)],
-                             Racc_[static_cast<std::size_t>(h)], Tt_[lp * k + static_cast<std::size_t>(h)]);
       for (std::size_t a = 0; a < below.size(); ++a) {
-        const Vec6 wa = invD * w1_[li * k + static_cast<std::size_t>(below[a])];
+        const auto h = static_cast<std::size_t>(below[a]);
+        pullThroughSingleDof(s, e, Ud, w1[a], Racc_[h], Tt_[h]);
+      }
+      for (std::size_t a = 0; a < below.size(); ++a) {
+        const Vec6 wa = invD * w1[a];
         for (std::size_t b = a; b < below.size(); ++b)
-          addOuterProduct(wa, w1_[li * k + static_cast<std::size_t>(below[b])],
-                          Dacc_[static_cast<std::size_t>(below[a]) * k + static_cast<std::size_t>(below[b])]);
+          addOuterProduct(wa, w1[b], Dacc_[static_cast<std::size_t>(below[a]) * k + static_cast<std::size_t>(below[b])]);
       }
       continue;
     }
@@ -103,33 +102,39 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
     const auto& U = w.U[static_cast<std::size_t>(i)];
     const auto& Dinv = w.Dinv[static_cast<std::size_t>(i)];
     const SmallVector e = Dinv * (w.u[static_cast<std::size_t>(i)] - U.transpose() * c);
-    for (int h : below) {
-      const Mat6& Tt = Tt_[li * k + static_cast<std::size_t>(h)];
-      SubspaceForce& Wh = W_[li * k + static_cast<std::size_t>(h)];
+    for (std::size_t a = 0; a < below.size(); ++a) {
+      const auto h = static_cast<std::size_t>(below[a]);
+      Mat6& Tt = Tt_[h];
+      SubspaceForce& Wh = W[a];
       Wh.noalias() = Tt * S;
-      Mat6& Ttp = Tt_[lp * k + static_cast<std::size_t>(h)];
-      Ttp = Tt;
-      Ttp.noalias() -= Wh * (Dinv * U.transpose());
-      Racc_[static_cast<std::size_t>(h)].noalias() += Tt * c + Wh * e;
+      Racc_[h].noalias() += Tt * c + Wh * e;
+      Tt.noalias() -= Wh * (Dinv * U.transpose());
     }
     for (std::size_t a = 0; a < below.size(); ++a)
       for (std::size_t b = a; b < below.size(); ++b)
         Dacc_[static_cast<std::size_t>(below[a]) * k + static_cast<std::size_t>(below[b])].noalias() +=
-            W_[li * k + static_cast<std::size_t>(below[a])] * Dinv * W_[li * k + static_cast<std::size_t>(below[b])].transpose();
+            W[a] * Dinv * W[b].transpose();
   }
-  // The top body floats: IA_t a_t + pA_t = sum_h T_th F_h (eq. (3) at the top).
+  // The top body floats: IA_t a_t + pA_t = sum_h T_th F_h (eq. (3) at the top). Handle 0 is the
+  // top itself (T_t0 = 1): its terms need no product with T.
   const int t = top();
-  if (handleSlot_[0] >= 0) Tt_[static_cast<std::size_t>(handleSlot_[0])].setIdentity();
-  topInertia_.compute(w.IA[static_cast<std::size_t>(t)]);
-  if (topInertia_.info() != Eigen::Success || !w.IA[static_cast<std::size_t>(t)].allFinite())
+  const Mat6& IAt = w.IA[static_cast<std::size_t>(t)];
+  topInertia_.compute(IAt);
+  if (topInertia_.info() != Eigen::Success || !IAt.allFinite())
     throw Error("distributed formulation: the articulated inertia of the subsystem topped by body '" +
                 model_.bodies[static_cast<std::size_t>(t)].name + "' is singular or not finite");
-  const Vec6 a0 = -topInertia_.solve(w.pA[static_cast<std::size_t>(t)]);
-  for (std::size_t h = 0; h < k; ++h) {
-    const Mat6& Tth = Tt_[h];
-    const Mat6 Y = topInertia_.solve(Tth.transpose());
-    Racc_[h].noalias() += Tth * a0;
-    for (std::size_t g = 0; g <= h; ++g) Dacc_[g * k + h].noalias() += Tt_[g] * Y;
+  // IA_t^-1 by columns: the LLT's solve with a matrix right-hand side runs Eigen's blocked
+  // triangular solver, which costs more than these six vector solves at this size.
+  for (int col = 0; col < 6; ++col) topInverse_.col(col) = topInertia_.solve(Vec6::Unit(col));
+  const Vec6 a0 = -topInverse_ * w.pA[static_cast<std::size_t>(t)];
+  Tt_[0].setIdentity();
+  Racc_[0] += a0;
+  Dacc_[0] += topInverse_;
+  for (std::size_t h = 1; h < k; ++h) {
+    const Mat6 Y = topInverse_ * Tt_[h].transpose();  // IA_t^-1 T_th
+    Racc_[h].noalias() += Tt_[h] * a0;
+    Dacc_[h] += Y;  // D_0h
+    for (std::size_t g = 1; g <= h; ++g) Dacc_[g * k + h].noalias() += Tt_[g] * Y;
   }
   // D is symmetric: the upper blocks were accumulated, the diagonal ones are symmetrised.
   for (std::size_t h = 0; h < k; ++h) {
@@ -147,9 +152,9 @@ void SubsystemCondensation::expand(Workspace& ws, const Eigen::VectorXd& F, Eige
   auto& w = ws.aba;
   const std::size_t k = handles_.size();
   const int t = top();
-  Vec6 load = -w.pA[static_cast<std::size_t>(t)];
-  for (std::size_t h = 0; h < k; ++h) load.noalias() += Tt_[h].transpose() * F.segment<6>(6 * static_cast<Eigen::Index>(h));
-  w.a[static_cast<std::size_t>(t)] = topInertia_.solve(load);
+  Vec6 load = F.head<6>() - w.pA[static_cast<std::size_t>(t)];  // handle 0 is the top (T_t0 = 1)
+  for (std::size_t h = 1; h < k; ++h) load.noalias() += Tt_[h].transpose() * F.segment<6>(6 * static_cast<Eigen::Index>(h));
+  w.a[static_cast<std::size_t>(t)].noalias() = topInverse_ * load;
   for (std::size_t li = 1; li < bodies_.size(); ++li) {
     const int i = bodies_[li];
     const Joint& j = model_.joints[static_cast<std::size_t>(i)];
@@ -158,7 +163,8 @@ void SubsystemCondensation::expand(Workspace& ws, const Eigen::VectorXd& F, Eige
     // The handle forces below i add S^T T_ih F_h to u_i (pA_i loses T_ih F_h).
     if (j.nv == 1) {
       double u = w.u1[static_cast<std::size_t>(i)];  // holds -U^T c
-      for (int h : below_[li]) u += w1_[li * k + static_cast<std::size_t>(h)].dot(F.segment<6>(6 * h));
+      for (int at = belowStart_[li]; at < belowStart_[li + 1]; ++at)
+        u += w1_[static_cast<std::size_t>(at)].dot(F.segment<6>(6 * belowSlots_[static_cast<std::size_t>(at)]));
       const double qdd = w.invD1[static_cast<std::size_t>(i)] * (u - w.U1[static_cast<std::size_t>(i)].dot(ap));
       vdot[j.iv] = qdd;
       a = ap + w.c[static_cast<std::size_t>(i)] + w.s1[static_cast<std::size_t>(i)] * qdd;
@@ -166,7 +172,8 @@ void SubsystemCondensation::expand(Workspace& ws, const Eigen::VectorXd& F, Eige
     }
     a = ap + w.c[static_cast<std::size_t>(i)];
     SmallVector u = w.u[static_cast<std::size_t>(i)];
-    for (int h : below_[li]) u.noalias() += W_[li * k + static_cast<std::size_t>(h)].transpose() * F.segment<6>(6 * h);
+    for (int at = belowStart_[li]; at < belowStart_[li + 1]; ++at)
+      u.noalias() += W_[static_cast<std::size_t>(at)].transpose() * F.segment<6>(6 * belowSlots_[static_cast<std::size_t>(at)]);
     auto qdd = vdot.segment(j.iv, j.nv);
     qdd.noalias() = w.Dinv[static_cast<std::size_t>(i)] * (u - w.U[static_cast<std::size_t>(i)].transpose() * a);
     a.noalias() += w.S[static_cast<std::size_t>(i)] * qdd;

@@ -65,8 +65,17 @@ class InterfaceCombination {
   std::vector<int> endSlotA_, endSlotB_;  // per eliminated link: stacked slot of each end (-1: ground)
   std::vector<int> keptSlot_;         // per kept handle: its stacked slot
   std::vector<int> childOfSlot_;      // per stacked slot: its child
-  Eigen::MatrixXd d_, G_, X_, P_, Z_;
-  Eigen::VectorXd r_, u_, lambda0_, lambda_, forces_;
+  std::vector<int> slotInChild_;      // per stacked slot: its place among its child's handles
+  std::vector<int> rowOf_;            // per eliminated link: its first row, and the total
+  // The blocks of X = d G^T that up() forms: link, its end (0: A, 1: B) and that end's slot,
+  // the slot of X's rows.
+  struct XRows {
+    int link, side, end, slot;
+  };
+  std::vector<XRows> xRows_;
+  std::vector<InterfaceLink::Rows> endG_;  // per eliminated link: G_A and G_B (rows x 6)
+  Eigen::MatrixXd X_, P_, Z_;
+  Eigen::VectorXd u_, lambda0_, lambda_, forces_;
   std::unique_ptr<detail::SemidefiniteSolver> solver_;
 };
 

@@ -21,6 +21,7 @@
 // every body's acceleration (ws.aba.a) and the internal joints' accelerations.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -33,7 +34,8 @@ namespace articula {
 class SubsystemCondensation {
  public:
   /// bodies: ascending, connected, bodies[0] the top; handles: bodies of the subsystem, handles[0]
-  /// the top. Throws articula::Error when a handle is not one of the bodies.
+  /// the top. Throws articula::Error when a handle is not one of the bodies or handles[0] is not
+  /// bodies[0].
   SubsystemCondensation(const Model& model, std::vector<int> bodies, std::vector<int> handles);
 
   const std::vector<int>& bodies() const { return bodies_; }
@@ -54,17 +56,26 @@ class SubsystemCondensation {
   const Model& model_;
   std::vector<int> bodies_, handles_;
   std::vector<int> parentLocal_;           // per local body: its parent's local index (-1 for the top)
-  std::vector<std::vector<int>> below_;    // per local body: the handle slots in its subtree
+  // Per local body li: the handle slots in its subtree, belowSlots_[belowStart_[li], belowStart_[li + 1]).
+  std::vector<int> belowStart_, belowSlots_;
   std::vector<int> handleSlot_;            // per local body: its handle slot, or -1
-  // (local body, slot): T_ih^T. Stored transposed because the pass multiplies by T^T: a
-  // column-major T^T turns those products into sums of columns, which vectorise, where T's
-  // transpose would need a dot product per coefficient.
+  // Per slot h: T_ih^T for the body i the pass has reached on h's path to the top, updated in
+  // place (each body's T is read once, by the step that makes its parent's), so the pass streams
+  // through one 6x6 per handle instead of one per body; after the pass, T_th^T. Stored transposed
+  // because the pass multiplies by T^T: a column-major T^T turns those products into sums of
+  // columns, which vectorise, where T's transpose would need a dot product per coefficient.
   std::vector<Mat6> Tt_;
-  std::vector<SubspaceForce> W_;           // (local body, slot): T_ih^T S_i, 6 x nv (several dofs)
-  std::vector<Vec6> w1_;                   // (local body, slot): T_ih^T s_i (one dof)
+  // Per pair of a local body i and a handle h below it, at i's place in belowSlots_:
+  std::vector<SubspaceForce> W_;           // T_ih^T S_i, 6 x nv (several dofs)
+  std::vector<Vec6> w1_;                   // T_ih^T s_i (one dof)
   std::vector<Mat6> Dacc_;                 // (slot g, slot h), g <= h: D_gh being accumulated
   std::vector<Vec6> Racc_;                 // per slot: R_g being accumulated
   Eigen::LLT<Mat6> topInertia_;
+  Mat6 topInverse_;
+
+  std::span<const int> belowOf(std::size_t li) const {
+    return {belowSlots_.data() + belowStart_[li], belowSlots_.data() + belowStart_[li + 1]};
+  }
 };
 
 }  // namespace articula
