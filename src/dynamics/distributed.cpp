@@ -331,7 +331,7 @@ void DistributedFormulation::forcesDown() {
     if (plan_.remoteChild(static_cast<int>(n)))
       world_->receive(doubles(out), plan_.nodeRank[static_cast<std::size_t>(plan_.nodeParent[n])], 2);
     if (!combinations_[n]) continue;
-    combinations_[n]->down(out);
+    combinations_[n]->down(out, hierarchy_.links);
     const auto& children = hierarchy_.nodes[n].children;
     for (std::size_t c = 0; c < inputIds_[n].size(); ++c) {
       Eigen::VectorXd& in = forces_[static_cast<std::size_t>(inputIds_[n][c])];

@@ -36,9 +36,10 @@ InterfaceCombination::InterfaceCombination(const std::vector<std::vector<int>>& 
   }
   for (int h : kept_) keptSlot_.push_back(slotOf(stacked, h));
   for (std::size_t c = 0; c + 1 < childStart_.size(); ++c)
-    childOfSlot_.insert(childOfSlot_.end(), static_cast<std::size_t>(childStart_[c + 1] - childStart_[c]), static_cast<int>(c));
-  for (std::size_t c = 0; c + 1 < childStart_.size(); ++c)
-    for (int slot = childStart_[c]; slot < childStart_[c + 1]; ++slot) slotInChild_.push_back(slot - childStart_[c]);
+    for (int slot = childStart_[c]; slot < childStart_[c + 1]; ++slot) {
+      childOfSlot_.push_back(static_cast<int>(c));
+      slotInChild_.push_back(slot - childStart_[c]);
+    }
   const Eigen::Index n6 = 6 * static_cast<Eigen::Index>(stacked.size()), k6 = 6 * static_cast<Eigen::Index>(kept_.size());
   // X's rows are needed at the link ends (for P) and at the kept handles (for D, R and Z) only.
   std::vector<bool> needed(stacked.size(), false);
@@ -55,7 +56,6 @@ InterfaceCombination::InterfaceCombination(const std::vector<std::vector<int>>& 
     }
   rowOf_.push_back(0);
   for (int l : links_) rowOf_.push_back(rowOf_.back() + allLinks[static_cast<std::size_t>(l)].rows);
-  endG_.resize(2 * links_.size());
   X_.resize(n6, rows);
   P_.resize(rows, rows);
   Z_.resize(rows, k6);
@@ -70,6 +70,13 @@ InterfaceCombination::~InterfaceCombination() = default;
 InterfaceCombination::InterfaceCombination(InterfaceCombination&&) noexcept = default;
 
 int InterfaceCombination::rank() const { return solver_->rank(); }
+
+// A link's rows of G have one 6-column block per body end: G_A (side 0) or G_B (side 1).
+const InterfaceLink::Rows& InterfaceCombination::endRows(const std::vector<InterfaceLink>& allLinks, std::size_t k,
+                                                         int side) const {
+  const InterfaceLink& link = allLinks[static_cast<std::size_t>(links_[k])];
+  return side == 0 ? link.GA : link.GB;
+}
 
 bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& children,
                               const std::vector<InterfaceLink>& allLinks, SubsystemInterface& out) {
@@ -98,11 +105,8 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
     }
     return true;
   }
-  // The links' rows: G has one 6-column block per body end of a link.
   for (std::size_t k = 0; k < links_.size(); ++k) {
     const InterfaceLink& link = allLinks[static_cast<std::size_t>(links_[k])];
-    endG_[2 * k] = link.GA;
-    endG_[2 * k + 1] = link.GB;
     u_.segment(rowOf_[k], link.rows) = link.u;
   }
   // X = d G^T (eq. (5)) on the rows that are used: a link's columns of X are nonzero only on the
@@ -110,7 +114,7 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
   X_.setZero();
   for (const XRows& x : xRows_) {
     const std::size_t k = static_cast<std::size_t>(x.link);
-    const auto& G = endG_[2 * k + static_cast<std::size_t>(x.side)];
+    const auto& G = endRows(allLinks, k, x.side);
     X_.block(6 * x.slot, rowOf_[k], 6, G.rows()).noalias() += dBlock(x.slot, x.end) * G.transpose();
   }
   // P = G d G^T = G X and u - G r, link end by link end.
@@ -120,7 +124,7 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
     for (int e = 0; e < 2; ++e) {
       const int end = e == 0 ? endSlotA_[k] : endSlotB_[k];
       if (end < 0) continue;
-      const auto& G = endG_[2 * k + static_cast<std::size_t>(e)];
+      const auto& G = endRows(allLinks, k, e);
       P_.middleRows(rowOf_[k], G.rows()).noalias() += G * X_.middleRows(6 * end, 6);
       lambda0_.segment(rowOf_[k], G.rows()).noalias() -= G * rBlock(end);
     }
@@ -149,7 +153,7 @@ bool InterfaceCombination::up(const std::vector<const SubsystemInterface*>& chil
   return true;
 }
 
-void InterfaceCombination::down(const Eigen::VectorXd& Q) {
+void InterfaceCombination::down(const Eigen::VectorXd& Q, const std::vector<InterfaceLink>& allLinks) {
   if (rows() == 0) {
     forces_.setZero();
   } else {
@@ -160,7 +164,7 @@ void InterfaceCombination::down(const Eigen::VectorXd& Q) {
       for (int e = 0; e < 2; ++e) {
         const int end = e == 0 ? endSlotA_[k] : endSlotB_[k];
         if (end < 0) continue;
-        const auto& G = endG_[2 * k + static_cast<std::size_t>(e)];
+        const auto& G = endRows(allLinks, k, e);
         forces_.segment<6>(6 * end).noalias() += G.transpose() * lambda_.segment(rowOf_[k], G.rows());
       }
   }

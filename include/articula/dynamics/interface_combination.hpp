@@ -14,7 +14,8 @@
 //
 // Down: given the forces Q' on the kept handles, lambda and the forces on every child's handles.
 //
-// up() is a function of the children's D and R and of the link rows only, and down() of Q'; so
+// up() is a function of the children's D and R and of the link rows only, and down() of Q' and
+// the same link rows; so
 // the children may live elsewhere (another thread or process) as long as their D, R come up and
 // their forces go down. No allocation after construction.
 #pragma once
@@ -47,8 +48,8 @@ class InterfaceCombination {
   bool up(const std::vector<const SubsystemInterface*>& children, const std::vector<InterfaceLink>& allLinks,
           SubsystemInterface& out);
   /// Eq. (5) with the forces Q (6 per kept handle) on the combined interface: the forces on the
-  /// children's handles, child c's at childForces(c).
-  void down(const Eigen::VectorXd& Q);
+  /// children's handles, child c's at childForces(c). allLinks: as passed to the last up().
+  void down(const Eigen::VectorXd& Q, const std::vector<InterfaceLink>& allLinks);
   Eigen::VectorXd::ConstSegmentReturnType childForces(int child) const {
     return forces_.segment(6 * childStart_[static_cast<std::size_t>(child)],
                            6 * (childStart_[static_cast<std::size_t>(child) + 1] - childStart_[static_cast<std::size_t>(child)]));
@@ -60,6 +61,8 @@ class InterfaceCombination {
   int rank() const;
 
  private:
+  const InterfaceLink::Rows& endRows(const std::vector<InterfaceLink>& allLinks, std::size_t k, int side) const;
+
   std::vector<int> links_, kept_;
   std::vector<int> childStart_;       // first stacked handle of each child, and the total
   std::vector<int> endSlotA_, endSlotB_;  // per eliminated link: stacked slot of each end (-1: ground)
@@ -73,7 +76,6 @@ class InterfaceCombination {
     int link, side, end, slot;
   };
   std::vector<XRows> xRows_;
-  std::vector<InterfaceLink::Rows> endG_;  // per eliminated link: G_A and G_B (rows x 6)
   Eigen::MatrixXd X_, P_, Z_;
   Eigen::VectorXd u_, lambda0_, lambda_, forces_;
   std::unique_ptr<detail::SemidefiniteSolver> solver_;
