@@ -1,6 +1,7 @@
 #include "articula/dynamics/forward_dynamics_adjoint.hpp"
 
 #include "aba_passes.hpp"
+#include "constraint_adjoint.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/recursive.hpp"
 #include "articula/kinematics/kinematics.hpp"
@@ -21,7 +22,7 @@ Vec3 pointVelocity(const Motion& Y, const Vec3& r) { return Y.lin + Y.ang.cross(
 
 }  // namespace
 
-ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model)
+ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model, const FormulationOptions& options)
     : model_(model),
       ws_(model),
       zero_(Eigen::VectorXd::Zero(model.nv)),
@@ -35,10 +36,12 @@ ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model)
       P_(model.joints.size()),
       G_(model.joints.size()),
       fext_(model.joints.size()),
-      turn_(model.joints.size()) {}
+      turn_(model.joints.size()),
+      constraints_(model.hasConstraints() ? std::make_unique<ConstraintAdjoint>(model, options) : nullptr) {}
+
+ForwardDynamicsAdjoint::~ForwardDynamicsAdjoint() = default;
 
 std::string ForwardDynamicsAdjoint::unsupported(const Model& model) {
-  if (model.hasConstraints()) return "the model has constraints (loops or prescribed motions)";
   for (int i = 1; i <= model.bodyCount(); ++i)
     if (!constantSubspace(model.joints[i].type))
       return "joint '" + model.joints[i].name + "' is " + std::string(jointTypeName(model.joints[i].type)) +
@@ -52,10 +55,12 @@ const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(double t, const Eigen:
                                                           Eigen::Ref<Eigen::VectorXd> qbar,
                                                           Eigen::Ref<Eigen::VectorXd> vbar) {
   solveMass(q, v, abar);
+  if (constraints_) constraints_->project(t, q, v, vdot, w_);
   bodyLoads(t);
   inverseDynamicsSweep(t, vdot, qbar, vbar);
   jointForceElements(q, v, qbar, vbar);
   pointSprings(qbar, vbar);
+  if (constraints_) constraints_->accumulate(t, q, v, qbar, vbar);
   return w_;
 }
 
@@ -64,7 +69,8 @@ double ForwardDynamicsAdjoint::weightedResidual(double t, const Eigen::VectorXd&
   if (forceElementsNeedKinematics(model_)) updateVelocities(model_, ws_, q, v);
   evaluateForceElements(model_, ws_, t, q, v);
   inverseDynamics(model_, ws_, q, v, vdot, &ws_.fext, residual_);
-  return w_.dot(ws_.tau - residual_);
+  const double applied = w_.dot(ws_.tau - residual_);
+  return constraints_ ? applied + constraints_->weightedConstraints(t, q, v) : applied;
 }
 
 // The ABA's first pass at (q, v) gives the world poses, motion subspaces, velocities,

@@ -44,6 +44,12 @@ void ConstrainedSolver::weightedSolve(const Eigen::VectorXd& r, Eigen::VectorXd&
   llt_.matrixU().solveInPlace(dv);
 }
 
+void ConstrainedSolver::multipliers(const Eigen::VectorXd& f, Eigen::VectorXd& lambda) {
+  y_ = f;
+  llt_.matrixL().solveInPlace(y_);
+  lambda = cod_.transpose().solve(y_);
+}
+
 ReferenceFormulation::ReferenceFormulation(const Model& model, const FormulationOptions& options)
     : options_(options), solver_(model), C_(model.nv), rhs_(model.constraintCount()), dv_(model.nv) {}
 

@@ -41,15 +41,15 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
   qv.resize(nx);
   qv << q, v;
   x0.resize(nx);
+  FormulationOptions fo;
+  fo.baumgarteAlpha = problem.baumgarteAlpha;
+  fo.baumgarteBeta = problem.baumgarteBeta;
   if (problem.formulation == "hdca") {
     auto h = std::make_unique<HamiltonianSystem>(model);
     hamiltonian = h.get();
     hamiltonian->canonicalState(qv, x0);
     ode = std::move(h);
   } else {
-    FormulationOptions fo;
-    fo.baumgarteAlpha = problem.baumgarteAlpha;
-    fo.baumgarteBeta = problem.baumgarteBeta;
     ode = std::make_unique<MultibodySystem>(model, makeFormulation(problem.formulation, model, fo), Stabilization::None);
     x0 = qv;
   }
@@ -63,9 +63,14 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
     stats.localDerivatives += " (a running marker-velocity cost)";
   } else if (const std::string why = ForwardDynamicsAdjoint::unsupported(model); !why.empty()) {
     stats.localDerivatives += " (" + why + ")";
+  } else if (model.hasConstraints() && problem.formulation != "reference" && problem.formulation != "auto") {
+    // Constraints are differentiated as the reference formulation's index-1 equations; the
+    // others stabilise or partition differently, so their f is another function.
+    stats.localDerivatives += " (the constrained model runs formulation '" + problem.formulation +
+                              "'; reverse mode follows the reference formulation's equations)";
   } else {
     stats.localDerivatives = "reverse mode";
-    reverse = std::make_unique<ForwardDynamicsAdjoint>(model);
+    reverse = std::make_unique<ForwardDynamicsAdjoint>(model, fo);
     qPart.resize(model.nq);
     for (auto* part : {&vPart, &aPart, &abar}) part->resize(model.nv);
   }

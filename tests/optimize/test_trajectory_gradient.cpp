@@ -1,6 +1,7 @@
 // The three gradients of optimize/trajectory_gradient.hpp against each other: the discrete adjoint
-// and direct differentiation differentiate the same discrete run, so they agree to round-off of
-// the local derivatives; central finite differences of whole runs agree to their truncation error.
+// and direct differentiation differentiate the same discrete run, so they agree to the accuracy
+// of their local derivatives; central finite differences of whole runs agree to their truncation
+// error.
 #include <gtest/gtest.h>
 
 #include "articula/io/yaml_model.hpp"
@@ -63,7 +64,10 @@ TEST(TrajectoryGradient, AdjointDirectAndFiniteDifferencesAgreeOnAFourBar) {
   const double JF = tg.gradient(b, gF, GradientMethod::FiniteDifference);
   EXPECT_EQ(JA, JD);
   EXPECT_EQ(JA, JF);
-  EXPECT_LT((gA - gD).norm(), 1e-9 * gA.norm());
+  // The adjoint's local products are in reverse mode, with the loop's term by central
+  // differences of its own; direct differentiation uses the difference Jacobian. Each is accurate
+  // to about 1e-10 of its scale: 1.2e-9 measured on the gradient, 1e-8 asked.
+  EXPECT_LT((gA - gD).norm(), 1e-8 * gA.norm());
   EXPECT_LT((gA - gF).norm(), 1e-6 * gA.norm());
 }
 

@@ -26,37 +26,7 @@ Eigen::VectorXd accelerations(const Model& m, Workspace& ws, double t, const Eig
   return vdot;
 }
 
-Model supportedTree(int bodies, unsigned seed) {
-  ModelBuilder b = test_models::randomTreeOf(
-      bodies, seed, {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Fixed});
-  const Model bare = b.build();
-  for (int i = 1; i <= bare.bodyCount(); ++i) {
-    const Joint& j = bare.joints[i];
-    if (j.nv == 0) continue;
-    const double q = bare.q0[j.iq];
-    b.addJointSpring({"spring_" + j.name, j.name, 0, 15.0 + i, 0.7, 0.2, {}});
-    if (i % 2 == 0)  // an end stop that the initial coordinate has passed (it acts at q0)
-      b.addJointLimit({"stop_" + j.name, j.name, 0, q - 2.0, q - 0.1, 400.0, 3.0, {}});
-    b.addJointFriction({"friction_" + j.name, j.name, j.nv - 1, 0.8, 0.5, {}});
-    // Loads on bodies: forces and torques, fixed in world axes or in the body, in turn.
-    BodyLoadSpec l;
-    l.name = "load_" + j.name, l.body = "b" + std::to_string(i - 1);
-    l.torque = i % 2 == 0, l.worldFrame = i % 3 != 0;
-    l.point = Vec3(0.1 * i, -0.2, 0.3), l.direction = Vec3(1.0, 0.5 * i, -0.3).normalized();
-    l.magnitude = TimeFunction::sine(3.0, 1.5, 0.2 * i, 0.5);
-    b.addBodyLoad(l);
-    // A spring-damper from this body to an earlier one or to the ground, some with a bump stop.
-    PointSpringSpec spring;
-    spring.name = "spring_to_" + j.name, spring.bodyA = i % 3 == 0 ? "ground" : "b" + std::to_string((i - 1) / 2);
-    spring.bodyB = "b" + std::to_string(i - 1);
-    if (spring.bodyA == spring.bodyB) spring.bodyA = "ground";
-    spring.pointA = Vec3(0.2, 0.1 * i, -0.1), spring.pointB = Vec3(-0.1, 0.2, 0.05 * i);
-    spring.stiffness = 40.0 + i, spring.damping = 1.5, spring.restLength = 0.3;
-    spring.bumpStopLength = i % 2 == 0 ? 5.0 : 0.0, spring.bumpStopStiffness = 200.0;
-    b.addPointSpring(spring);
-  }
-  return b.build();
-}
+Model supportedTree(int bodies, unsigned seed) { return test_models::adjointTree(bodies, seed).build(); }
 
 TEST(ForwardDynamicsAdjoint, MatchesCentralDifferencesOfTheArticulatedBodyAlgorithm) {
   for (const auto& [bodies, seed] : {std::pair{1, 4u}, {2, 5u}, {6, 11u}, {12, 17u}, {24, 29u}}) {

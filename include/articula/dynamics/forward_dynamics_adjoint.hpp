@@ -26,30 +26,41 @@
 // Carpentier and Mansard, RSS 2018, give whole Jacobians in O(n d); one weighted row needs only
 // this sweep.)
 //
-// Covers trees whose joints have constant motion subspaces (revolute, prismatic, cylindrical,
+// Covers models whose joints have constant motion subspaces (revolute, prismatic, cylindrical,
 // fixed: q_dot = v) with joint springs, limits, friction and loads, loads on bodies (forces and
 // torques fixed in the body or in world axes) and point springs (through -T(L, Ldot) Ldot_w, their
-// share of w^T tau_app, with Ldot_w the length's rate under the rates w). Tyres are not
+// share of w^T tau_app, with Ldot_w the length's rate under the rates w). Loop closures and
+// prescribed motions are differentiated as the reference formulation integrates them (index 1,
+// Baumgarte terms from the options): w is then the weights projected onto J w = 0 and the
+// constraints add their own term (src/dynamics/constraint_adjoint.hpp). Tyres are not
 // differentiated here: `unsupported` says why, and the caller differentiates numerically.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "articula/dynamics/formulation.hpp"
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
 
+class ConstraintAdjoint;
+
 class ForwardDynamicsAdjoint {
  public:
   /// Sized once for the model; `model` must outlive this object (its parameters may change).
-  explicit ForwardDynamicsAdjoint(const Model& model);
+  /// A constrained model's accelerations are those of the reference formulation with the
+  /// options' Baumgarte terms.
+  explicit ForwardDynamicsAdjoint(const Model& model, const FormulationOptions& options = {});
+  ~ForwardDynamicsAdjoint();
 
   /// Empty when the model is within reach; otherwise why not (naming the joint or element).
   static std::string unsupported(const Model& model);
 
-  /// At the state (q, v) at time t with accelerations vdot (from any formulation of the model):
-  /// qbar += abar^T dvdot/dq and vbar += abar^T dvdot/dv. Returns w = M^-1 abar, the weights of the
-  /// applied generalised forces (abar^T dvdot/dtau). Never allocates.
+  /// At the state (q, v) at time t with accelerations vdot (from any formulation of a tree, from
+  /// the reference formulation when there are constraints): qbar += abar^T dvdot/dq and
+  /// vbar += abar^T dvdot/dv. Returns w, the weights of the applied generalised forces
+  /// (abar^T dvdot/dtau): M^-1 abar on a tree. Never allocates on a tree.
   const Eigen::VectorXd& accumulate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                     const Eigen::VectorXd& vdot, const Eigen::VectorXd& abar,
                                     Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar);
@@ -64,8 +75,8 @@ class ForwardDynamicsAdjoint {
   Vec3 pointPosition(int body, const Vec3& p) const;
   void addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const;
 
-  /// w^T (tau_app(q, v) - ID(q, v, vdot)) at time t with the w of the last `accumulate` and the
-  /// model's parameters as they are now: its derivative in a model parameter (a mass, a spring's
+  /// w^T (tau_app(q, v) - ID(q, v, vdot)), plus the constraints' term when there are some, at
+  /// time t with the weights of the last `accumulate` and the model's parameters as they are now: its derivative in a model parameter (a mass, a spring's
   /// stiffness) is abar^T dvdot/d(parameter), which callers take by differences. Never allocates.
   double weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot);
 
@@ -96,6 +107,7 @@ class ForwardDynamicsAdjoint {
   std::vector<Force> F_, P_, G_;
   std::vector<Force> fext_;  // the loads on bodies
   std::vector<Vec3> turn_;   // per subtree: the world-fixed loads' term of dphi/dq (the sweep)
+  std::unique_ptr<ConstraintAdjoint> constraints_;  // when the model has constraints
 };
 
 }  // namespace articula

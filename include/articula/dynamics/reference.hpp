@@ -27,6 +27,9 @@ class ConstrainedSolver {
   void solveMass(Eigen::VectorXd& x) const;
   /// Mass-weighted minimum-norm dv with J dv = r (after factorize).
   void weightedSolve(const Eigen::VectorXd& r, Eigen::VectorXd& dv);
+  /// Least-norm multipliers with J^T lambda = f, for f in the range of J^T (after factorize):
+  /// lambda = (B^T)^+ L^-1 f. Redundant constraint rows get zero multipliers.
+  void multipliers(const Eigen::VectorXd& f, Eigen::VectorXd& lambda);
   /// Numerical rank of J at the last factorisation.
   int rank() const { return cod_.rank(); }
 
