@@ -76,7 +76,8 @@ Model optimalModel(const OptimalControlProblem& p, TrajectoryGradient& tg, const
   std::vector<std::vector<double>> values(p.controls.size());
   for (double t : times) {
     tg.controls(b, t, u);
-    for (std::size_t c = 0; c < p.controls.size(); ++c) values[c].push_back(u[static_cast<Eigen::Index>(c)]);
+    for (std::size_t c = 0; c < p.controls.size(); ++c)
+      values[c].push_back(p.controls[c].gain * u[static_cast<Eigen::Index>(c)]);  // the load
   }
   for (std::size_t c = 0; c < p.controls.size(); ++c)
     appendControlLoad(m, p.controls[c], TimeFunction::table(times, values[c]));

@@ -136,7 +136,7 @@ std::vector<double> readKnots(const Reader& r) {
 
 void readControl(OptimalControlProblem& p, const Reader& r) {
   r.allowKeys({"name", "joint", "dof", "body", "point", "direction", "torque", "basis", "knots", "initial", "lower",
-               "upper"});
+               "upper", "gain"});
   const Model& m = p.model;
   ControlInput c;
   c.name = r.text("name");
@@ -172,6 +172,8 @@ void readControl(OptimalControlProblem& p, const Reader& r) {
     r.fail(r.required("knots"), std::string("knots: ") + e.what());
   }
   readBounds(r, c.initial, c.lower, c.upper);
+  c.gain = r.number("gain", 1.0);
+  if (!std::isfinite(c.gain) || c.gain == 0.0) r.fail(r.required("gain"), "gain: expected a finite non-zero number");
   p.controls.push_back(std::move(c));
 }
 

@@ -139,10 +139,11 @@ void TrajectoryGradient::Impl::controlsAt(double t, Eigen::VectorXd& u) const {
 void TrajectoryGradient::Impl::setControls(const Eigen::VectorXd& u) {
   for (int c = 0; c < nu; ++c) {
     const auto k = static_cast<std::size_t>(controlLoad[static_cast<std::size_t>(c)]);
-    if (problem.controls[static_cast<std::size_t>(c)].kind == ControlInput::Kind::JointForce)
-      model.jointLoads[k].magnitude.setConstant(u[c]);
+    const ControlInput& control = problem.controls[static_cast<std::size_t>(c)];
+    if (control.kind == ControlInput::Kind::JointForce)
+      model.jointLoads[k].magnitude.setConstant(control.gain * u[c]);
     else
-      model.bodyLoads[k].magnitude.setConstant(u[c]);
+      model.bodyLoads[k].magnitude.setConstant(control.gain * u[c]);
   }
 }
 
@@ -218,9 +219,9 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
   for (int c = 0; c < nu; ++c) {  // a joint control adds to tau_app, a body control is a load on its body
     const ControlInput& control = problem.controls[static_cast<std::size_t>(c)];
     const auto load = static_cast<std::size_t>(controlLoad[static_cast<std::size_t>(c)]);
-    localAdjoint[nx + c] += control.kind == ControlInput::Kind::JointForce
-                                ? w[model.joints[static_cast<std::size_t>(control.joint)].iv + control.dof]
-                                : reverse->loadWeight(model.bodyLoads[load]);
+    localAdjoint[nx + c] += control.gain * (control.kind == ControlInput::Kind::JointForce
+                                                ? w[model.joints[static_cast<std::size_t>(control.joint)].iv + control.dof]
+                                                : reverse->loadWeight(model.bodyLoads[load]));
   }
   ++stats.evaluations;  // the sweeps cost about one evaluation of the equations of motion
   for (int d = 0; d < nd; ++d) {

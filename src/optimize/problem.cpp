@@ -154,6 +154,8 @@ void checkProblem(const OptimalControlProblem& p) {
     if (d.target == DesignParameter::Target::BodyMass && p.formulation == "hdca")
       throw Error("design parameter " + d.name + ": masses cannot be design parameters with hdca; use another formulation");
   }
+  for (const ControlInput& c : p.controls)
+    if (!std::isfinite(c.gain) || c.gain == 0.0) throw Error("control " + c.name + ": the gain must be a finite non-zero number");
   for (const CostTerm& c : p.cost) {
     switch (c.kind) {
       case CostTerm::Kind::MarkerPosition:

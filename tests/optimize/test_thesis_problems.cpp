@@ -9,10 +9,9 @@
 #include <cmath>
 #include <numbers>
 
-#include "articula/dynamics/formulation.hpp"
-#include "articula/dynamics/recursive.hpp"
 #include "articula/io/yaml_problem.hpp"
 #include "articula/optimize/optimizer.hpp"
+#include "driving_constraints.hpp"
 
 namespace articula {
 namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
@@ -103,46 +102,11 @@ TEST(ThesisProblems, SwingUpBringsBothLinksUpright) {
   EXPECT_LT(tgFine.cost(r.parameters), 5e-9);
 }
 
-// The rail force that holds the cart at x = 0 while the links fall from (0, pi/4, 0): the model
-// with the driving constraint x = 0 (prescribed_motion on the rail) run by the reference
-// formulation (Lagrange multipliers) with rk4 at the problem's step, and the rail's row of the
-// inverse dynamics H vdot + C at the knots, which is the constraint's reaction (the rail's
-// friction does not act: the cart stays at rest). The thesis checks its optimum against this
-// multiplier (seed 002 section 5.4.2).
+// The rail force that holds the cart at x = 0 while the links fall from (0, pi/4, 0): the reaction
+// of the driving constraint x = 0 (the rail's friction does not act: the cart stays at rest). The
+// thesis checks its optimum against this multiplier (seed 002 section 5.4.2).
 Eigen::VectorXd drivingConstraintForce(const OptimalControlProblem& p) {
-  Model m = p.model;
-  PrescribedMotion hold;
-  hold.name = "hold";
-  hold.joint = *m.findJoint("rail");
-  m.prescribed.push_back(hold);
-  auto formulation = makeFormulation("reference", m);
-  Workspace ws(m);
-  const std::vector<double>& knots = p.controls[0].basis.knots();
-  const double dt = p.dt;
-  EXPECT_NEAR(knots[1] - knots[0], dt, 1e-15);  // one knot per step
-  Eigen::VectorXd q = m.q0, v = m.v0, a(m.nv), tau(m.nv), b(static_cast<Eigen::Index>(knots.size()));
-  Eigen::VectorXd k1q, k1v, k2q, k2v, k3q, k3v, k4q, k4v, vd(m.nv);
-  const auto f = [&](double t, const Eigen::VectorXd& qs, const Eigen::VectorXd& vs, Eigen::VectorXd& dq,
-                     Eigen::VectorXd& dv) {
-    formulation->accelerations(t, qs, vs, vd);
-    dq = vs;  // revolute and prismatic joints: qdot = v
-    dv = vd;
-  };
-  for (std::size_t k = 0; k < knots.size(); ++k) {
-    const double t = k * dt;
-    formulation->accelerations(t, q, v, a);
-    inverseDynamics(m, ws, q, v, a, nullptr, tau);
-    b[static_cast<Eigen::Index>(k)] = tau[0];
-    EXPECT_LT(std::abs(q[0]) + std::abs(v[0]), 1e-12);  // the cart stays put
-    if (k + 1 == knots.size()) break;
-    f(t, q, v, k1q, k1v);
-    f(t + dt / 2, q + dt / 2 * k1q, v + dt / 2 * k1v, k2q, k2v);
-    f(t + dt / 2, q + dt / 2 * k2q, v + dt / 2 * k2v, k3q, k3v);
-    f(t + dt, q + dt * k3q, v + dt * k3v, k4q, k4v);
-    q += dt / 6 * (k1q + 2 * k2q + 2 * k3q + k4q);
-    v += dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-  }
-  return b;
+  return test_problems::drivingConstraintControls(p, {"rail"});
 }
 
 TEST(ThesisProblems, DrivingConstraintForceNearlyZeroesTheStabilisationCost) {

@@ -55,6 +55,10 @@ struct ControlInput {
   ControlBasis basis{ControlBasis::Kind::PiecewiseLinear, {0.0, 1.0}};
   double initial = 0.0;  ///< initial value of every coefficient
   double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
+  /// The load is gain * u(t): u may be a signal in its own units, e.g. a DC motor's voltage, with
+  /// gain its stall torque per volt at the joint (k_g k_t / R_m; the back-emf and friction are a
+  /// joint damper of the model).
+  double gain = 1.0;
 };
 
 /// One term of the cost. Running terms are integrated over [0, tf]; terminal ones evaluated at tf.
@@ -107,7 +111,7 @@ struct OptimalControlProblem {
 };
 
 /// Appends the load through which `control` acts to the model (a joint_force, or a force or torque
-/// on a body along its world direction), with the given magnitude.
+/// on a body along its world direction), with the given magnitude (the load's: gain * u).
 void appendControlLoad(Model& model, const ControlInput& control, TimeFunction magnitude);
 
 /// Throws articula::Error naming what is wrong: a formulation or integrator that does not fit,
