@@ -210,7 +210,9 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
       {K::MarkerVelocity, {"marker_velocity", {"marker", "target"}}},
       {K::JointPosition, {"joint_position", {"joint", "dof", "target"}}},
       {K::JointVelocity, {"joint_velocity", {"joint", "dof", "target"}}},
-      {K::ControlEffort, {"control_effort", {"control"}}}};
+      {K::ControlEffort, {"control_effort", {"control"}}},
+      {K::BodyAxisAngle, {"body_axis_angle", {"body", "axis", "direction"}}},
+      {K::BodyVelocity, {"body_velocity", {"body"}}}};
   CostTerm c;
   c.kind = r.choose(kinds, {"type", "weight", "terminal", "name"}, "cost term");
   c.weight = r.number("weight", 1.0);
@@ -250,6 +252,17 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
       if (!found) r.fail(r.required("control"), "control: no control named '" + name + "' in this problem");
       break;
     }
+    case K::BodyAxisAngle:
+    case K::BodyVelocity:
+      c.body = bodyOf(m, r);
+      if (c.kind == K::BodyAxisAngle) {
+        for (const auto& [key, v] : {std::pair{"axis", &c.axis}, std::pair{"direction", &c.direction}}) {
+          *v = r.vec3(key);
+          if (!(v->norm() > 0.0)) r.fail(r.required(key), std::string(key) + ": must not be zero");
+          v->normalize();
+        }
+      }
+      break;
   }
   p.cost.push_back(std::move(c));
 }

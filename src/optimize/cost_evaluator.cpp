@@ -1,5 +1,7 @@
 #include "cost_evaluator.hpp"
 
+#include <cmath>
+
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula::detail {
@@ -20,8 +22,10 @@ CostEvaluator::CostEvaluator(const Model& model, const std::vector<CostTerm>& te
     const bool marker = c.kind == CostTerm::Kind::MarkerPosition || c.kind == CostTerm::Kind::MarkerVelocity;
     initialMarker_.push_back(marker ? pointPosition(ws_, model.markers[c.marker].body, model.markers[c.marker].position)
                                     : Vec3::Zero());
-    needVelocities_ = needVelocities_ || c.kind == CostTerm::Kind::MarkerVelocity;
-    runningGradient_ = runningGradient_ && (c.terminal || c.kind != CostTerm::Kind::MarkerVelocity);
+    const bool rates = c.kind == CostTerm::Kind::MarkerVelocity || c.kind == CostTerm::Kind::BodyVelocity;
+    needVelocities_ = needVelocities_ || rates;
+    // Reverse mode has the running gradients of marker positions and joint and control terms only.
+    runningGradient_ = runningGradient_ && (c.terminal || !(rates || c.kind == CostTerm::Kind::BodyAxisAngle));
     (c.terminal ? hasTerminal_ : hasRunning_) = true;
   }
 }
@@ -79,6 +83,17 @@ double CostEvaluator::sum(bool terminal, double t, const Eigen::VectorXd& x, con
         e2 = e * e;
         break;
       }
+      case CostTerm::Kind::BodyAxisAngle: {
+        const Vec3 a = bodyRotation(ws_, c.body) * c.axis;
+        const double gamma = std::atan2(a.cross(c.direction).norm(), a.dot(c.direction));  // accurate near 0 and pi
+        e2 = gamma * gamma;
+        break;
+      }
+      case CostTerm::Kind::BodyVelocity: {
+        const Body& b = model_.bodies[static_cast<std::size_t>(c.body)];
+        e2 = pointVelocity(ws_, c.body, b.com).squaredNorm() + angularVelocity(ws_, c.body).squaredNorm();
+        break;
+      }
     }
     total += c.weight * e2;
   }
@@ -103,7 +118,9 @@ void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const
         break;
       }
       case CostTerm::Kind::MarkerVelocity:
-        throw Error("the running cost's gradient does not cover marker velocities");  // runningGradientAvailable
+      case CostTerm::Kind::BodyAxisAngle:
+      case CostTerm::Kind::BodyVelocity:
+        throw Error("the running cost's gradient does not cover this term");  // runningGradientAvailable
       case CostTerm::Kind::JointPosition:
         gx[c.coordinate] += s * (x[c.coordinate] - targetOf(c, 0, t, 0.0));
         break;

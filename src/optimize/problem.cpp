@@ -173,6 +173,13 @@ void checkProblem(const OptimalControlProblem& p) {
         if (c.control < 0 || c.control >= static_cast<int>(p.controls.size()))
           throw Error("cost term: no such control");
         break;
+      case CostTerm::Kind::BodyAxisAngle:
+      case CostTerm::Kind::BodyVelocity:
+        if (c.body < 1 || c.body > m.bodyCount()) throw Error("cost term: no such body");
+        if (c.kind == CostTerm::Kind::BodyAxisAngle &&
+            !(std::abs(c.axis.norm() - 1.0) < 1e-12 && std::abs(c.direction.norm() - 1.0) < 1e-12))
+          throw Error("cost term: the axis and the direction must be unit vectors");
+        break;
     }
     if (!std::isfinite(c.weight)) throw Error("cost term: the weight is not a finite number");
   }

@@ -167,7 +167,7 @@ TEST(ReverseModeGradient, ClosedLoopAdjointAgreesWithTheOtherMethods) {
 TEST(ReverseModeGradient, SaysWhyAProblemFallsBackToDifferences) {
   OptimalControlProblem p = treeProblem(false);
   p.cost[1].terminal = false;  // a running marker velocity
-  EXPECT_EQ(TrajectoryGradient(p).stats().localDerivatives, "central differences (a running marker-velocity cost)");
+  EXPECT_EQ(TrajectoryGradient(p).stats().localDerivatives, "central differences (a running marker-velocity, body-velocity or body-axis cost)");
   OptimalControlProblem ball;
   ball.model = test_models::randomTreeOf(3, 0, {JointType::Spherical}).build();
   ball.tf = 0.1;

@@ -69,10 +69,18 @@ struct CostTerm {
     JointPosition,    ///< w (q_i - target(t))^2 on one coordinate (of a joint with scalar coordinates)
     JointVelocity,    ///< w (v_i - target(t))^2
     ControlEffort,    ///< w u_c(t)^2 (running only)
+    /// w gamma^2, gamma the angle between a body-fixed axis and a world direction (seed 002 eq.
+    /// (5.8): a pendulum's tilt from the vertical)
+    BodyAxisAngle,
+    /// w (|v_c|^2 + |omega|^2): the body's centre-of-mass velocity and angular velocity, world
+    /// axes (eq. (5.8)'s v5^T v5, the body's velocity in absolute coordinates)
+    BodyVelocity,
   };
   Kind kind = Kind::MarkerPosition;
   bool terminal = false;
   double weight = 1.0;
+  int body = 0;          ///< BodyAxisAngle / BodyVelocity
+  Vec3 axis = Vec3::UnitZ(), direction = Vec3::UnitZ();  ///< BodyAxisAngle: body axis, world direction (unit)
   int marker = 0;        ///< MarkerPosition / MarkerVelocity
   int coordinate = 0;    ///< JointPosition: index into q; JointVelocity: into v
   int control = 0;       ///< ControlEffort: index into controls
