@@ -10,11 +10,12 @@ namespace articula {
 
 namespace {
 
-// Joints whose motion subspace is constant in the child frame and whose coordinates are their
-// velocities: raising one coordinate moves the child's subtree by the screw of its column.
-bool constantSubspace(JointType type) {
+// Joints whose coordinates are their velocities and whose columns are screws fixed in the body
+// after them (a universal joint's second axis in the body between its two rotations): raising
+// one coordinate moves the subtree after that column by the column's screw.
+bool screwChainJoint(JointType type) {
   return type == JointType::Revolute || type == JointType::Prismatic || type == JointType::Cylindrical ||
-         type == JointType::Fixed;
+         type == JointType::Universal || type == JointType::Fixed;
 }
 
 // The velocity of a point (world position r) of a body moving with spatial velocity Y.
@@ -27,6 +28,7 @@ ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model, const Formula
       ws_(model),
       zero_(Eigen::VectorXd::Zero(model.nv)),
       w_(model.nv),
+      v_(model.nv),
       residual_(model.nv),
       inertia_(model.joints.size()),
       c_(model.joints.size()),
@@ -43,9 +45,9 @@ ForwardDynamicsAdjoint::~ForwardDynamicsAdjoint() = default;
 
 std::string ForwardDynamicsAdjoint::unsupported(const Model& model) {
   for (int i = 1; i <= model.bodyCount(); ++i)
-    if (!constantSubspace(model.joints[i].type))
+    if (!screwChainJoint(model.joints[i].type))
       return "joint '" + model.joints[i].name + "' is " + std::string(jointTypeName(model.joints[i].type)) +
-             " (only revolute, prismatic, cylindrical and fixed joints are differentiated analytically)";
+              " (only revolute, prismatic, cylindrical, universal and fixed joints are differentiated analytically)";
   if (!model.tyres.empty()) return "the model has tyres";
   return "";
 }
@@ -54,10 +56,11 @@ const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(double t, const Eigen:
                                                           const Eigen::VectorXd& vdot, const Eigen::VectorXd& abar,
                                                           Eigen::Ref<Eigen::VectorXd> qbar,
                                                           Eigen::Ref<Eigen::VectorXd> vbar) {
+  v_ = v;
   solveMass(q, v, abar);
   if (constraints_) constraints_->project(t, q, v, vdot, w_);
   bodyLoads(t);
-  inverseDynamicsSweep(t, vdot, qbar, vbar);
+  inverseDynamicsSweep(t, v, vdot, qbar, vbar);
   jointForceElements(q, v, qbar, vbar);
   pointSprings(qbar, vbar);
   if (constraints_) constraints_->accumulate(t, q, v, qbar, vbar);
@@ -121,7 +124,7 @@ Motion ForwardDynamicsAdjoint::jointAxis(int body, int e) const {
 
 // qbar -= dphi/dq and vbar -= dphi/dv for phi = w^T ID(q, v, vdot), in world axes about the
 // world origin, where a child's quantities add to its parent's as they stand.
-void ForwardDynamicsAdjoint::inverseDynamicsSweep(double t, const Eigen::VectorXd& vdot,
+void ForwardDynamicsAdjoint::inverseDynamicsSweep(double t, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
                                                   Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar) {
   const auto& a = ws_.aba;
   const int n = model_.bodyCount();
@@ -157,18 +160,24 @@ void ForwardDynamicsAdjoint::inverseDynamicsSweep(double t, const Eigen::VectorX
     const Joint& j = model_.joints[i];
     const int p = j.parent;
     const Force &F = F_[i], &P = P_[i];
-    if (j.nv > 0) {
-      const Motion V = Motion::fromVector(a.v[i]);
-      const Motion Vp = p == 0 ? Motion() : Motion::fromVector(a.v[p]);
-      const Motion& Ap = p == 0 ? gravity : A_[p];
-      const Motion Wp = p == 0 ? Motion() : W_[p];
-      const Force Vbar = G_[i] - crossForce(Vp, P);
-      for (int e = 0; e < j.nv; ++e) {
-        const Motion s = jointAxis(i, e);
-        qbar[j.iq + e] +=
-            dot(crossMotion(s, Vp), Vbar) + dot(crossMotion(s, Ap), P) + dot(crossMotion(s, Wp), F) - s.ang.dot(turn_[i]);
-        vbar[j.iv + e] -= dot(s, Vbar) + dot(crossMotion(V, s), P);
-      }
+    // A joint of several coordinates is a chain of one-coordinate joints through massless
+    // bodies, in the order of its columns (a universal joint's second axis turns with the first):
+    // column e sees, as its parent's, the velocity, acceleration and virtual velocity after the
+    // columns before it (V_u, A_u, W_u), and the body's subtree sums, which the massless bodies
+    // leave as they are.
+    Motion Vu = p == 0 ? Motion() : Motion::fromVector(a.v[p]);
+    Motion Au = p == 0 ? gravity : A_[p];
+    Motion Wu = p == 0 ? Motion() : W_[p];
+    for (int e = 0; e < j.nv; ++e) {
+      const Motion s = jointAxis(i, e);
+      const Force Vbar = G_[i] - crossForce(Vu, P);
+      qbar[j.iq + e] +=
+          dot(crossMotion(s, Vu), Vbar) + dot(crossMotion(s, Au), P) + dot(crossMotion(s, Wu), F) - s.ang.dot(turn_[i]);
+      const Motion sv = s * v[j.iv + e];
+      Vu = Vu + sv;
+      vbar[j.iv + e] -= dot(s, Vbar) + dot(crossMotion(Vu, s), P);
+      Au = Au + s * vdot[j.iv + e] + crossMotion(Vu, sv);
+      Wu = Wu + s * w_[j.iv + e];
     }
     if (p != 0) {
       F_[p] += F;
@@ -207,10 +216,12 @@ void ForwardDynamicsAdjoint::addRateGradient(int body, const Vec3& r, const Vec3
   const Vec3 turn = pointVelocity(bodyVelocity(body, virtualRates), r).cross(u);
   for (int k = body; k != 0; k = model_.joints[k].parent) {
     const Joint& j = model_.joints[k];
-    const Motion Yp = bodyVelocity(j.parent, virtualRates);
+    const Eigen::VectorXd& rates = virtualRates ? w_ : v_;
+    Motion Yu = bodyVelocity(j.parent, virtualRates);  // after the joint's earlier columns (the sweep's chain)
     for (int e = 0; e < j.nv; ++e) {
       const Motion s = jointAxis(k, e);
-      qbar[j.iq + e] += scale * (s.ang.dot(turn) - dot(crossMotion(s, Yp), Fu));
+      qbar[j.iq + e] += scale * (s.ang.dot(turn) - dot(crossMotion(s, Yu), Fu));
+      Yu = Yu + s * rates[j.iv + e];
     }
   }
 }

@@ -33,7 +33,10 @@ int deepestBody(const Model& m, int except = -1) {
 // and a distance loop between two other bodies, with a joint load on every coordinate (the tau
 // that is differentiated) and a prescribed motion on the first movable joint when `prescribed`.
 Model closedTree(int bodies, unsigned seed, LoopConstraint::Type type, bool prescribed) {
-  ModelBuilder b = test_models::adjointTree(bodies, seed);
+  // The joint types of the seeds below, chosen for loops of full rank (the tests of universal
+  // joints are in test_forward_dynamics_adjoint.cpp).
+  ModelBuilder b = test_models::adjointTree(
+      bodies, seed, {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Fixed});
   const Model tree = b.build();
   const int deep = deepestBody(tree), other = deepestBody(tree, deep);
   LoopSpec closure;

@@ -29,7 +29,7 @@ Eigen::VectorXd accelerations(const Model& m, Workspace& ws, double t, const Eig
 Model supportedTree(int bodies, unsigned seed) { return test_models::adjointTree(bodies, seed).build(); }
 
 TEST(ForwardDynamicsAdjoint, MatchesCentralDifferencesOfTheArticulatedBodyAlgorithm) {
-  for (const auto& [bodies, seed] : {std::pair{1, 4u}, {2, 5u}, {6, 11u}, {12, 17u}, {24, 29u}}) {
+  for (const auto& [bodies, seed] : {std::pair{1, 5u}, {2, 5u}, {6, 11u}, {12, 17u}, {24, 29u}}) {
     SCOPED_TRACE("bodies " + std::to_string(bodies) + ", seed " + std::to_string(seed));
     const Model m = supportedTree(bodies, seed);
     ASSERT_EQ(ForwardDynamicsAdjoint::unsupported(m), "");

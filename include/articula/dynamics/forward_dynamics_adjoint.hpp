@@ -26,10 +26,12 @@
 // Carpentier and Mansard, RSS 2018, give whole Jacobians in O(n d); one weighted row needs only
 // this sweep.)
 //
-// Covers models whose joints have constant motion subspaces (revolute, prismatic, cylindrical,
-// fixed: q_dot = v) with joint springs, limits, friction and loads, loads on bodies (forces and
-// torques fixed in the body or in world axes) and point springs (through -T(L, Ldot) Ldot_w, their
-// share of w^T tau_app, with Ldot_w the length's rate under the rates w). Loop closures and
+// Covers models whose joints are chains of screws with q_dot = v (revolute, prismatic,
+// cylindrical, universal, fixed; a joint of several columns is swept as one-column joints in
+// series through massless bodies, its later columns seeing the motion after the earlier ones)
+// with joint springs, limits, friction and loads, loads on bodies (forces and torques fixed in the
+// body or in world axes) and point springs (through -T(L, Ldot) Ldot_w, their share of
+// w^T tau_app, with Ldot_w the length's rate under the rates w). Loop closures and
 // prescribed motions are differentiated as the reference formulation integrates them (index 1,
 // Baumgarte terms from the options): w is then the weights projected onto J w = 0 and the
 // constraints add their own term (src/dynamics/constraint_adjoint.hpp). Tyres are not
@@ -76,8 +78,9 @@ class ForwardDynamicsAdjoint {
   void addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const;
 
   /// w^T (tau_app(q, v) - ID(q, v, vdot)), plus the constraints' term when there are some, at
-  /// time t with the weights of the last `accumulate` and the model's parameters as they are now: its derivative in a model parameter (a mass, a spring's
-  /// stiffness) is abar^T dvdot/d(parameter), which callers take by differences. Never allocates.
+  /// time t with the weights of the last `accumulate` and the model's parameters as they are
+  /// now: its derivative in a model parameter (a mass, a spring's stiffness) is
+  /// abar^T dvdot/d(parameter), which callers take by differences. Never allocates on a tree.
   double weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot);
 
  private:
@@ -87,8 +90,8 @@ class ForwardDynamicsAdjoint {
   /// Under the rates w: the velocity of a force's point, or the angular velocity for a torque.
   Vec3 virtualLoadRate(const BodyLoad& load) const;
   Motion jointAxis(int body, int e) const;  ///< column e of the body's joint subspace, world axes
-  void inverseDynamicsSweep(double t, const Eigen::VectorXd& vdot, Eigen::Ref<Eigen::VectorXd> qbar,
-                            Eigen::Ref<Eigen::VectorXd> vbar);
+  void inverseDynamicsSweep(double t, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot,
+                            Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar);
   Motion bodyVelocity(int body, bool virtualRates) const;
   void addRateGradient(int body, const Vec3& r, const Vec3& u, bool virtualRates, double scale,
                        Eigen::Ref<Eigen::VectorXd> qbar) const;
@@ -98,7 +101,7 @@ class ForwardDynamicsAdjoint {
 
   const Model& model_;
   Workspace ws_;
-  Eigen::VectorXd zero_, w_, residual_;
+  Eigen::VectorXd zero_, w_, v_, residual_;  // v_: the rates of the last accumulate
   // Per body, world axes about the world origin: the rigid-body inertia, the velocity-product
   // term, the acceleration, the velocity that joint rates w would give, and (per body, then
   // summed over its subtree) the RNEA force, Abar and the sum in Vbar of the comment above.
