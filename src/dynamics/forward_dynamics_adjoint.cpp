@@ -15,7 +15,7 @@ namespace {
 // one coordinate moves the subtree after that column by the column's screw.
 bool screwChainJoint(JointType type) {
   return type == JointType::Revolute || type == JointType::Prismatic || type == JointType::Cylindrical ||
-         type == JointType::Universal || type == JointType::Fixed;
+         type == JointType::Universal || type == JointType::Planar || type == JointType::Fixed;
 }
 
 // The velocity of a point (world position r) of a body moving with spatial velocity Y.
@@ -47,7 +47,7 @@ std::string ForwardDynamicsAdjoint::unsupported(const Model& model) {
   for (int i = 1; i <= model.bodyCount(); ++i)
     if (!screwChainJoint(model.joints[i].type))
       return "joint '" + model.joints[i].name + "' is " + std::string(jointTypeName(model.joints[i].type)) +
-              " (only revolute, prismatic, cylindrical, universal and fixed joints are differentiated analytically)";
+              " (only revolute, prismatic, cylindrical, universal, planar and fixed joints are differentiated analytically)";
   if (!model.tyres.empty()) return "the model has tyres";
   return "";
 }

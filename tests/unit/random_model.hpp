@@ -214,14 +214,14 @@ inline Model floatingBase() {
 }
 
 /// A random tree of the joints and force elements that the reverse-mode adjoint differentiates
-/// (dynamics/forward_dynamics_adjoint.hpp): by default revolute, prismatic, cylindrical, universal
-/// and fixed joints, each movable one with a spring, friction, a load on its body and a
+/// (dynamics/forward_dynamics_adjoint.hpp): by default revolute, prismatic, cylindrical, universal,
+/// planar and fixed joints, each movable one with a spring, friction, a load on its body and a
 /// spring-damper to an earlier body or the ground; every second one with an end stop that acts
 /// at q0.
 inline ModelBuilder adjointTree(int bodies, unsigned seed,
                                 const std::vector<JointType>& types = {JointType::Revolute, JointType::Prismatic,
                                                                        JointType::Cylindrical, JointType::Universal,
-                                                                       JointType::Fixed}) {
+                                                                       JointType::Planar, JointType::Fixed}) {
   ModelBuilder b = randomTreeOf(bodies, seed, types);
   const Model bare = b.build();
   for (int i = 1; i <= bare.bodyCount(); ++i) {

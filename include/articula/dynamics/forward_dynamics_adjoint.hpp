@@ -27,7 +27,7 @@
 // this sweep.)
 //
 // Covers models whose joints are chains of screws with q_dot = v (revolute, prismatic,
-// cylindrical, universal, fixed; a joint of several columns is swept as one-column joints in
+// cylindrical, universal, planar, fixed; a joint of several columns is swept as one-column joints in
 // series through massless bodies, its later columns seeing the motion after the earlier ones)
 // with joint springs, limits, friction and loads, loads on bodies (forces and torques fixed in the
 // body or in world axes) and point springs (through -T(L, Ldot) Ldot_w, their share of
