@@ -3,12 +3,19 @@
 // differentiation and finite differences, on the cart + (N-1)-link pendulum of seed 002 chapter 6
 // (Table 5.3 values: cart 0.8 kg, links 1 m, 0.5 kg, 0.043 kg m^2, viscous joint friction).
 //  1. N = 3 (the double pendulum on a cart), a force on the cart on P = 2 ... 2000 knots;
-//  2. N = 4 ... 64 with P = 20, and the adjoint's memory with and without checkpointing.
+//  2. N = 4 ... 512 with P = 20, and the adjoint's memory with and without checkpointing: the
+//     stored state vectors, and the peak resident memory that one adjoint gradient adds (each
+//     measured in a forked child, which starts at the parent's resident size, so that one
+//     measurement's peak does not hide the next one's).
 // Medians of 5 runs, all in one process; `make bench-gradient` builds and runs it.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -87,6 +94,43 @@ double median(F f, int repeats = 5) {
   return t[t.size() / 2];
 }
 
+// The process's peak resident set (VmHWM) in KiB.
+long peakResidentKiB() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  long value = 0;
+  while (status >> key) {
+    if (key == "VmHWM:") return status >> value ? value : 0;
+    status.ignore(1 << 16, '\n');
+  }
+  return 0;
+}
+
+// The peak resident memory (MiB) that building the gradient and computing one adjoint gradient
+// adds: measured in a forked child, whose high-water mark starts at the parent's current
+// resident size; -1 when the child fails.
+double gradientPeakMiB(const OptimalControlProblem& p, const GradientOptions& options, const Eigen::VectorXd& b) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1.0;
+  const pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    const long before = peakResidentKiB();
+    TrajectoryGradient tg(p, options);
+    Eigen::VectorXd g;
+    tg.gradient(b, g, GradientMethod::Adjoint);
+    const long added = peakResidentKiB() - before;
+    const bool written = write(fds[1], &added, sizeof added) == static_cast<ssize_t>(sizeof added);
+    _exit(written ? 0 : 1);
+  }
+  close(fds[1]);
+  long added = -1024;
+  if (child < 0 || read(fds[0], &added, sizeof added) != static_cast<ssize_t>(sizeof added)) added = -1024;
+  close(fds[0]);
+  if (child > 0) waitpid(child, nullptr, 0);
+  return static_cast<double>(added) / 1024.0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,8 +159,8 @@ int main(int argc, char** argv) {
   std::printf("\n2. cart + (N-1)-link pendulum, 1 s at dt 1e-3 (rk4), P = 20: gradient / forward, adjoint memory\n");
   std::printf("   adjoint: checkpointed (one forward run recomputed), all stored, and with its local products by\n"
               "   central differences instead of reverse mode (N <= 32)\n");
-  std::printf("%6s %12s %10s %10s %10s %10s %14s %14s\n", "N", "forward (s)", "adjoint", "all stored", "central",
-              "fd", "states (ckpt)", "states (all)");
+  std::printf("%6s %12s %10s %10s %10s %10s %14s %14s %11s %11s\n", "N", "forward (s)", "adjoint", "all stored",
+              "central", "fd", "states (ckpt)", "states (all)", "MiB (ckpt)", "MiB (all)");
   for (int N : {4, 8, 16, 32, 64, 128, 256, 512}) {
     const OptimalControlProblem p = problem(N - 1, 20, 1.0, 1e-3);
     TrajectoryGradient tg(p);
@@ -134,7 +178,8 @@ int main(int argc, char** argv) {
     const double fd = median([&] { tg.gradient(b, g, GradientMethod::FiniteDifference); }, repeats);
     std::printf("%6d %12.4g %10.1f %10.1f", N, forward, adjoint / forward, allStored / forward);
     slow > 0 ? std::printf(" %10.1f", slow / forward) : std::printf(" %10s", "-");
-    std::printf(" %10.1f %14ld %14ld\n", fd / forward, tg.stats().storedStates, stored.stats().storedStates);
+    std::printf(" %10.1f %14ld %14ld %11.2f %11.2f\n", fd / forward, tg.stats().storedStates, stored.stats().storedStates,
+                gradientPeakMiB(p, {}, b), gradientPeakMiB(p, all, b));
   }
   std::printf("\nlocal derivatives of the adjoint: %s\n", TrajectoryGradient(problem(2, 2, 1.0, 1e-3)).stats().localDerivatives.c_str());
   return 0;
