@@ -93,6 +93,7 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
   uWork.resize(nu);
   localAdjoint.resize(nx + nu + nd);
   D.resize(nx + 1, nx + nu + nd);
+  unitWeight.resize(nx + 1);
   int widest = 1;
   for (const ControlInput& c : problem.controls) widest = std::max(widest, c.basis.size());
   basisWeights.resize(widest);
@@ -170,6 +171,10 @@ double TrajectoryGradient::Impl::terminalCost(const Eigen::VectorXd& x) {
 }
 
 void TrajectoryGradient::Impl::localDerivatives(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u) {
+  if (reverse) {
+    reverseJacobian(t, x, u);
+    return;
+  }
   xWork = x;
   uWork = u;
   // Column `col` of D: central differences in one input, which set() writes (xWork, uWork or the
@@ -190,6 +195,24 @@ void TrajectoryGradient::Impl::localDerivatives(double t, const Eigen::VectorXd&
   for (int d = 0; d < nd; ++d) {
     const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
     differentiate(nx + nu + d, b[d], [&](double v) { writeParameter(model, p, v, problem.model); });
+  }
+}
+
+// D row by row in reverse mode: the rows of q_dot = v are the identity in v; each row of vdot and
+// the running cost's row are the local adjoint product with that row's unit weight (nv + 1
+// sweeps, each about one evaluation of the equations of motion).
+void TrajectoryGradient::Impl::reverseJacobian(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u) {
+  double h = 0.0;
+  evaluate(t, x, u, fPlus, h);
+  const int nq = model.nq;
+  D.setZero();
+  for (int k = 0; k < nq; ++k) D(k, nq + k) = 1.0;  // nq = nv on the joints reverse mode covers
+  unitWeight.setZero();
+  for (int r = nq; r <= nx; ++r) {
+    unitWeight[r] = 1.0;
+    localAdjointProduct(t, x, u, &fPlus, unitWeight);
+    D.row(r) = localAdjoint.transpose();
+    unitWeight[r] = 0.0;
   }
 }
 

@@ -1,6 +1,6 @@
 // Private to src/optimize: the state of a TrajectoryGradient and the pieces its methods share.
 //  - gradient_engine.cpp: the working model, parameters and controls, f and h at one point, the
-//    local derivatives D by central differences;
+//    local derivatives D (in reverse mode row by row, or by central differences);
 //  - discrete_gradient.cpp: fixed-step explicit Runge-Kutta runs, their discrete adjoint
 //    (checkpointed) and direct differentiation;
 //  - continuous_gradient.cpp: adaptive (rk45) runs, the continuous adjoint integrated backward
@@ -42,7 +42,7 @@ struct TrajectoryGradient::Impl {
   GradientStats stats;
 
   Eigen::VectorXd b;  // the parameters last applied
-  Eigen::VectorXd qv, xWork, fPlus, fMinus, uWork, localAdjoint, basisWeights;
+  Eigen::VectorXd qv, xWork, fPlus, fMinus, uWork, localAdjoint, basisWeights, unitWeight;
   Eigen::MatrixXd D;  // [df/dx df/du df/dp; dh/dx dh/du dh/dp] at one point, (nx + 1) x (nx + nu + nd)
   std::unique_ptr<ForwardDynamicsAdjoint> reverse;  // the adjoint's products in reverse mode, where they apply
   Eigen::VectorXd qPart, vPart, aPart, abar;        // its arguments, sized once
@@ -65,8 +65,10 @@ struct TrajectoryGradient::Impl {
   void setControls(const Eigen::VectorXd& u);
   /// S(x) at tf.
   double terminalCost(const Eigen::VectorXd& x);
-  /// D at (t, x, u): central differences in every state component, control and design parameter.
+  /// D at (t, x, u): row by row in reverse mode where `reverse` is set (reverseJacobian), else
+  /// central differences in every state component, control and design parameter.
   void localDerivatives(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u);
+  void reverseJacobian(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u);
   /// localAdjoint = D^T weight at (t, x, u), where f = f(t, x, u) when known (else nullptr): in
   /// reverse mode when `reverse` is set, else through localDerivatives.
   void localAdjointProduct(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, const Eigen::VectorXd* f,
