@@ -1,10 +1,9 @@
 #include "constraint_adjoint.hpp"
 
 #include <algorithm>
-#include <cmath>
 
+#include "articula/core/central_difference.hpp"
 #include "articula/dynamics/force_elements.hpp"
-#include "articula/dynamics/recursive.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
@@ -50,11 +49,7 @@ void ConstraintAdjoint::project(double t, const Eigen::VectorXd& q, const Eigen:
   generalized_.noalias() = solver_.H * correction_;  // J^T mu = H (z - w)
   solver_.multipliers(generalized_, mu_);
   // J^T lambda = ID(q, v, vdot) - tau_app: the generalised constraint force of the forward solve.
-  Workspace& ws = solver_.ws;
-  updateVelocities(model_, ws, q, v);
-  evaluateForceElements(model_, ws, t, q, v);
-  inverseDynamics(model_, ws, q, v, vdot, &ws.fext, generalized_);
-  generalized_ -= ws.tau;
+  residualForces(model_, solver_.ws, t, q, v, vdot, generalized_);
   solver_.multipliers(generalized_, lambda_);
   w_ = w;
   vdot_ = vdot;
@@ -77,12 +72,11 @@ double ConstraintAdjoint::weightedConstraints(double t, const Eigen::VectorXd& q
 void ConstraintAdjoint::accumulate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                    Eigen::Ref<Eigen::VectorXd> qbar, Eigen::Ref<Eigen::VectorXd> vbar) {
   qWork_ = q;
-  // dc/dq by central differences with a step of cbrt(eps) times the coordinate's size
-  // (truncation h^2 against round-off eps / h); each difference also gives row k of
-  // mu^T dJ/dq_k, which the rates' part below needs.
+  // dc/dq by central differences; each difference also gives row k of mu^T dJ/dq_k, which the
+  // rates' part below needs.
   for (std::size_t i = 0; i < support_.size(); ++i) {
     const int k = support_[i];  // k indexes q and v alike: every joint here has q_dot = v
-    const double value = q[k], step = 6.0555e-6 * std::max(1.0, std::abs(value));
+    const double value = q[k], step = centralDifferenceStep(value);
     qWork_[k] = value + step;
     const double up = weightedConstraints(t, qWork_, v);
     jointRow_.noalias() = constraints_.J.transpose() * mu_;

@@ -48,12 +48,11 @@ class ConstraintAdjoint {
   /// After project, at the same (t, q, v): qbar += dc/dq, vbar += dc/dv.
   void accumulate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> qbar,
                   Eigen::Ref<Eigen::VectorXd> vbar);
-  /// c(q, v) at t with the model's parameters as they are now and the weights of the last
-  /// project: its derivative in a parameter that moves the loops (a link length) is their share
-  /// of abar^T dvdot/d(parameter).
-  double weightedConstraints(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
  private:
+  /// c(q, v) at t with the weights of the last project.
+  double weightedConstraints(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
   const Model& model_;
   double alpha_, beta_;
   ConstrainedSolver solver_;  // H, its factor, J and the decomposition of the forward solve

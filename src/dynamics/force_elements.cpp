@@ -154,6 +154,14 @@ bool forceElementsNeedKinematics(const Model& model) {
   return !model.pointSprings.empty() || !model.bodyLoads.empty() || !model.tyres.empty();
 }
 
+void residualForces(const Model& model, Workspace& ws, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                    const Eigen::VectorXd& vdot, Eigen::Ref<Eigen::VectorXd> out) {
+  if (forceElementsNeedKinematics(model)) updateVelocities(model, ws, q, v);
+  evaluateForceElements(model, ws, t, q, v);
+  inverseDynamics(model, ws, q, v, vdot, &ws.fext, out);  // computes its own kinematics
+  out -= ws.tau;
+}
+
 double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q) {
   double V = gravitationalEnergy(model, ws);
   for (const auto& s : model.jointSprings) {

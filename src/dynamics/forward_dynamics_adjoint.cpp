@@ -47,7 +47,8 @@ std::string ForwardDynamicsAdjoint::unsupported(const Model& model) {
   for (int i = 1; i <= model.bodyCount(); ++i)
     if (!screwChainJoint(model.joints[i].type))
       return "joint '" + model.joints[i].name + "' is " + std::string(jointTypeName(model.joints[i].type)) +
-              " (only revolute, prismatic, cylindrical, universal, planar and fixed joints are differentiated analytically)";
+           " (only revolute, prismatic, cylindrical, universal, planar and fixed joints are differentiated "
+           "analytically)";
   if (!model.tyres.empty()) return "the model has tyres";
   return "";
 }
@@ -69,11 +70,8 @@ const Eigen::VectorXd& ForwardDynamicsAdjoint::accumulate(double t, const Eigen:
 
 double ForwardDynamicsAdjoint::weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                                 const Eigen::VectorXd& vdot) {
-  if (forceElementsNeedKinematics(model_)) updateVelocities(model_, ws_, q, v);
-  evaluateForceElements(model_, ws_, t, q, v);
-  inverseDynamics(model_, ws_, q, v, vdot, &ws_.fext, residual_);
-  const double applied = w_.dot(ws_.tau - residual_);
-  return constraints_ ? applied + constraints_->weightedConstraints(t, q, v) : applied;
+  residualForces(model_, ws_, t, q, v, vdot, residual_);
+  return -w_.dot(residual_);
 }
 
 // The ABA's first pass at (q, v) gives the world poses, motion subspaces, velocities,

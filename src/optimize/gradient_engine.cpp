@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "articula/core/central_difference.hpp"
 #include "articula/dynamics/formulation.hpp"
 #include "articula/dynamics/forward_dynamics_adjoint.hpp"
 #include "articula/dynamics/reference.hpp"
@@ -24,10 +25,6 @@ std::vector<int> appendControlLoads(Model& model, const std::vector<ControlInput
   }
   return index;
 }
-
-// Central-difference step for a variable of size `value`: cbrt(eps) balances the truncation error
-// (h^2) against the round-off (eps / h).
-double centralStep(double value) { return 6.0555e-6 * std::max(1.0, std::abs(value)); }
 
 }  // namespace
 
@@ -180,7 +177,7 @@ void TrajectoryGradient::Impl::localDerivatives(double t, const Eigen::VectorXd&
   // Column `col` of D: central differences in one input, which set() writes (xWork, uWork or the
   // model's design parameter); every evaluation reads the inputs from there.
   const auto differentiate = [&](int col, double value, const auto& set) {
-    const double step = centralStep(value), up = value + step, down = value - step;
+    const double step = centralDifferenceStep(value), up = value + step, down = value - step;
     double hPlus = 0.0, hMinus = 0.0;
     set(up);
     evaluate(t, xWork, uWork, fPlus, hPlus);
@@ -249,7 +246,7 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
   ++stats.evaluations;  // the sweeps cost about one evaluation of the equations of motion
   for (int d = 0; d < nd; ++d) {
     const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
-    const double value = b[d], step = centralStep(value), up = value + step, down = value - step;
+    const double value = b[d], step = centralDifferenceStep(value), up = value + step, down = value - step;
     writeParameter(model, p, up, problem.model);
     const double plus = reverse->weightedResidual(t, qPart, vPart, aPart);
     writeParameter(model, p, down, problem.model);
@@ -265,7 +262,7 @@ void TrajectoryGradient::Impl::terminalGradient(const Eigen::VectorXd& x, Eigen:
   Eigen::VectorXd& xs = xWork;
   xs = x;
   for (int j = 0; j < nx; ++j) {
-    const double value = x[j], step = centralStep(value), up = value + step, down = value - step;
+    const double value = x[j], step = centralDifferenceStep(value), up = value + step, down = value - step;
     xs[j] = up;
     const double plus = terminalCost(xs);
     xs[j] = down;

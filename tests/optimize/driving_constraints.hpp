@@ -10,9 +10,7 @@
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/dynamics/formulation.hpp"
-#include "articula/dynamics/recursive.hpp"
 #include "articula/dynamics/reference.hpp"
-#include "articula/kinematics/kinematics.hpp"
 #include "articula/optimize/problem.hpp"
 
 namespace articula::test_problems {
@@ -57,10 +55,7 @@ inline Eigen::VectorXd drivingConstraintControls(const OptimalControlProblem& p,
     const double t = static_cast<double>(k) * dt;
     formulation->accelerations(t, q, v, a);
     solver.factorize(t, q);
-    updateVelocities(m, ws, q, v);
-    evaluateForceElements(m, ws, t, q, v);
-    inverseDynamics(m, ws, q, v, a, &ws.fext, tau);
-    tau -= ws.tau;
+    residualForces(m, ws, t, q, v, a, tau);
     solver.multipliers(tau, lambda);
     for (std::size_t i = 0; i < held.size(); ++i) {
       b[static_cast<Eigen::Index>(i) * count + k] = lambda[first + static_cast<int>(i)] / p.controls[i].gain;

@@ -35,6 +35,12 @@ TyreResponse tyreResponse(const Model& model, const Workspace& ws, const Tyre& t
 /// poses and velocities of updateVelocities; joint-level elements need only q and v.
 bool forceElementsNeedKinematics(const Model& model);
 
+/// out = ID(q, v, vdot) - tau_app(t, q, v): the generalised force that the inverse dynamics asks
+/// beyond the force elements and loads (J^T lambda of the constraints, zero on a tree whose
+/// vdot is its forward dynamics). Updates ws as the force elements need.
+void residualForces(const Model& model, Workspace& ws, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                    const Eigen::VectorXd& vdot, Eigen::Ref<Eigen::VectorXd> out);
+
 /// Potential energy of gravity, of the springs and of the tyres' radial springs (after
 /// updatePositions for q).
 double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q);

@@ -77,10 +77,11 @@ class ForwardDynamicsAdjoint {
   Vec3 pointPosition(int body, const Vec3& p) const;
   void addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const;
 
-  /// w^T (tau_app(q, v) - ID(q, v, vdot)), plus the constraints' term when there are some, at
-  /// time t with the weights of the last `accumulate` and the model's parameters as they are
-  /// now: its derivative in a model parameter (a mass, a spring's stiffness) is
-  /// abar^T dvdot/d(parameter), which callers take by differences. Never allocates on a tree.
+  /// w^T (tau_app(q, v) - ID(q, v, vdot)) at time t with the weights of the last `accumulate` and
+  /// the model's parameters as they are now: its derivative in a model parameter (a mass, a
+  /// spring's stiffness) is abar^T dvdot/d(parameter), which callers take by differences. The
+  /// constraints' term is left out: no design parameter moves a loop (a link length would need
+  /// it). Never allocates.
   double weightedResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& vdot);
 
  private:

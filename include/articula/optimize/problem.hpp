@@ -17,7 +17,9 @@
 
 namespace articula {
 
-/// One scalar property of the model that the optimiser may change.
+/// One scalar property of the model that the optimiser may change. None moves a loop's geometry:
+/// the reverse-mode adjoint's design derivative (ForwardDynamicsAdjoint::weightedResidual) leaves
+/// the constraints' term out.
 struct DesignParameter {
   enum class Target {
     SpringRestLength,   ///< PointSpringDamper::restLength
