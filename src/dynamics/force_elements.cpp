@@ -115,7 +115,7 @@ void evaluateForceElements(const Model& model, Workspace& ws, double t, const Ei
   for (auto& f : ws.fext) f = Force();
   for (const auto& s : model.jointSprings) {
     const Joint& j = model.joints[s.joint];
-    ws.tau[j.iv + s.dof] -= s.stiffness * (q[j.iq + s.dof] - s.restPosition) + s.damping * v[j.iv + s.dof];
+    ws.tau[j.iv + s.dof] += s.force(t, q[j.iq + s.dof], v[j.iv + s.dof]);
   }
   for (const auto& l : model.jointLimits) {
     const Joint& j = model.joints[l.joint];
@@ -165,6 +165,7 @@ void residualForces(const Model& model, Workspace& ws, double t, const Eigen::Ve
 double potentialEnergy(const Model& model, const Workspace& ws, const Eigen::VectorXd& q) {
   double V = gravitationalEnergy(model, ws);
   for (const auto& s : model.jointSprings) {
+    if (s.reference) continue;  // a servo: its work is the controller's, not stored in the model
     const double x = q[model.joints[s.joint].iq + s.dof] - s.restPosition;
     V += 0.5 * s.stiffness * x * x;
   }

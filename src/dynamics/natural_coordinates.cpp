@@ -868,7 +868,7 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
     const JointSpringDamper& s = model_.jointSprings[k];
     const Coordinate& c = jointSpringCoordinates_[k];
     const double phi = evaluateCoordinate(c, x, qNear[c.iq], g);
-    const double tau = -s.stiffness * (phi - s.restPosition) - s.damping * dotRate(c.columns, c.locals, g);
+    const double tau = s.force(t, phi, dotRate(c.columns, c.locals, g));
     scatter(c.s, tau, g, Q);
     storeRow(springRowOfJointSpring_[k], c.locals, g, 1.0);
   }

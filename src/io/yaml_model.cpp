@@ -131,7 +131,7 @@ PointSpringSpec readPointSpring(const Reader& r, const std::string& name) {
 void readForce(ModelBuilder& b, const Reader& r) {
   enum class Kind { JointSpring, JointLimit, JointFriction, PointSpring, AirSpring, LeafSpring, Force, Torque, JointForce, Prescribed, Tyre };
   static const std::vector<Choice<Kind>> kinds = {
-      {Kind::JointSpring, {"joint_spring_damper", {"joint", "dof", "stiffness", "damping", "rest"}}},
+      {Kind::JointSpring, {"joint_spring_damper", {"joint", "dof", "stiffness", "damping", "rest", "reference"}}},
       {Kind::JointLimit, {"joint_limit", {"joint", "dof", "lower", "upper", "stiffness", "damping"}}},
       {Kind::JointFriction, {"joint_friction", {"joint", "dof", "force", "slip_velocity"}}},
       {Kind::PointSpring,
@@ -150,10 +150,14 @@ void readForce(ModelBuilder& b, const Reader& r) {
   const std::string name = r.text("name");
   const Kind kind = r.choose(kinds, {"name", "type"}, "force");
   switch (kind) {
-    case Kind::JointSpring:
+    case Kind::JointSpring: {
+      if (r.has("rest") && r.has("reference")) r.fail("give either 'rest' or 'reference' (a moving rest position), not both");
+      std::optional<TimeFunction> reference;
+      if (r.has("reference")) reference = yaml::readFunction(r, "reference");
       b.addJointSpring({name, r.text("joint"), r.integer("dof", 0), r.number("stiffness", 0.0), r.number("damping", 0.0),
-                        r.number("rest", 0.0), r.where()});
+                        r.number("rest", 0.0), r.where(), std::move(reference)});
       return;
+    }
     case Kind::JointLimit:
       b.addJointLimit({name, r.text("joint"), r.integer("dof", 0), r.number("lower"), r.number("upper"), r.number("stiffness"),
                        r.number("damping", 0.0), r.where()});

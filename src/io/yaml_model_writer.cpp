@@ -187,9 +187,14 @@ void writeForces(std::ostream& out, const Model& model) {
   if (model.jointSprings.size() + model.jointLimits.size() + model.jointFrictions.size() + model.pointSprings.size() + model.bodyLoads.size() + model.jointLoads.size() +
           model.prescribed.size() + model.tyres.size() > 0)
     out << "forces:\n";
-  for (const auto& s : model.jointSprings)
+  for (const auto& s : model.jointSprings) {
     out << "  - {name: " << Text{s.name} << ", type: joint_spring_damper, joint: " << joint(s.joint) << ", dof: " << s.dof
-        << ", stiffness: " << Num{s.stiffness} << ", damping: " << Num{s.damping} << ", rest: " << Num{s.restPosition} << "}\n";
+        << ", stiffness: " << Num{s.stiffness} << ", damping: " << Num{s.damping};
+    if (s.reference)
+      out << ", reference: " << s.reference->yaml() << "}\n";
+    else
+      out << ", rest: " << Num{s.restPosition} << "}\n";
+  }
   for (const auto& l : model.jointLimits)
     out << "  - {name: " << Text{l.name} << ", type: joint_limit, joint: " << joint(l.joint) << ", dof: " << l.dof
         << ", lower: " << Num{l.lower} << ", upper: " << Num{l.upper} << ", stiffness: " << Num{l.stiffness}

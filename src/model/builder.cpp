@@ -349,6 +349,7 @@ Model ModelBuilder::build() const {
     e.damping = nonNegative(s.damping, s.where, el, "damping");
     if (!std::isfinite(s.restPosition)) fail(s.where, el, "rest position is not a finite number");
     e.restPosition = s.restPosition;
+    e.reference = s.reference;
     model.jointSprings.push_back(e);
   }
   for (const auto& s : jointLimits_) {

@@ -42,7 +42,12 @@ void writeParameter(Model& model, const DesignParameter& p, double value, const 
     case T::SpringRestLength: model.pointSprings.at(e).restLength = value; return;
     case T::SpringStiffness: model.pointSprings.at(e).stiffness = value; return;
     case T::SpringDamping: model.pointSprings.at(e).damping = value; return;
-    case T::JointSpringRest: model.jointSprings.at(e).restPosition = value; return;
+    case T::JointSpringRest: {
+      JointSpringDamper& s = model.jointSprings.at(e);
+      if (s.reference) throw Error("joint spring '" + s.name + "' follows a reference; its rest position is not used");
+      s.restPosition = value;
+      return;
+    }
     case T::JointSpringStiffness: model.jointSprings.at(e).stiffness = value; return;
     case T::JointSpringDamping: model.jointSprings.at(e).damping = value; return;
     case T::BodyMass: {

@@ -17,7 +17,7 @@ namespace articula {
 
 bool isConservative(const Model& model) {
   for (const auto& s : model.jointSprings)
-    if (s.damping != 0.0) return false;
+    if (s.damping != 0.0 || s.reference) return false;
   for (const auto& s : model.pointSprings)
     if (s.damping != 0.0 || s.hasDampingCurve() || s.hasFriction()) return false;
   for (const auto& l : model.jointLimits)

@@ -152,6 +152,8 @@ void expectSameModel(const Model& a, const Model& b, double tol = 1e-14) {
     EXPECT_EQ(x.joint, y.joint);
     EXPECT_EQ(x.dof, y.dof);
     EXPECT_TRUE(near(x.stiffness, y.stiffness, tol) && near(x.damping, y.damping, tol) && near(x.restPosition, y.restPosition, tol));
+    ASSERT_EQ(x.reference.has_value(), y.reference.has_value());
+    if (x.reference) EXPECT_EQ(x.reference->yaml(), y.reference->yaml());
   }
   ASSERT_EQ(a.jointLimits.size(), b.jointLimits.size());
   for (std::size_t i = 0; i < a.jointLimits.size(); ++i) {
@@ -339,6 +341,7 @@ Model richModel() {
 
   b.addJointSpring({"spring", "hinge: 1", 0, 3.0, 0.5, 0.1, {}});
   b.addJointSpring({"barrel spring", "barrel", 1, 30.0, 0.0, -0.02, {}});
+  b.addJointSpring({"servo", "hinge: 1", 0, 4.0, 0.2, 0.0, {}, TimeFunction::table({0, 0.5, 1}, {0, 0.3, -0.1})});
   b.addJointLimit({"stop", "hinge: 1", 0, -0.5, 1.25, 1e4, 20.0, {}});
   b.addJointFriction({"bearing", "barrel", 0, 0.3, 0.01, {}});
   b.addPointSpring({"bungee", "ground", "base", Vec3(1, 1, 0), Vec3(0.5, 0, 0), 10.0, 0.2, 0.3, {}});
@@ -764,6 +767,7 @@ const BadFile kBadFiles[] = {
     {"nonpositive_shape_size.yaml", 8, "body 'rod'", "shape: length: must be positive, got '-1'"},
     {"table_decreasing.yaml", 9, "force 'push'", "magnitude: time: values must be strictly increasing, but '1' follows '2'"},
     {"table_lengths.yaml", 10, "force 'push'", "magnitude: value: expected 3 numbers (one per time), got 2"},
+    {"spring_rest_and_reference.yaml", 6, "force 'servo'", "give either 'rest' or 'reference' (a moving rest position), not both"},
     {"lock_unknown_joint.yaml", 6, "assembly", "lock: joint 'j2' is not defined"},
     // Semantics, found by ModelBuilder::build() at the locations the reader recorded
     {"duplicate_body.yaml", 3, "body 'rod'", "duplicate name (first defined at line 2)"},

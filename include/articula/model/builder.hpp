@@ -51,6 +51,7 @@ struct JointSpringSpec {
   int dof = 0;
   double stiffness = 0.0, damping = 0.0, restPosition = 0.0;
   SourceLocation where;
+  std::optional<TimeFunction> reference = {};  ///< a moving rest position (JointSpringDamper::reference)
 };
 
 struct JointLimitSpec {

@@ -57,12 +57,22 @@ struct LoopConstraint {
 };
 std::string_view loopTypeName(LoopConstraint::Type type);
 
-/// Torque/force on a scalar joint coordinate: -k (q - q0) - c qdot.
+/// Torque/force on a scalar joint coordinate: -k (q - q0) - c qdot. With a `reference` q_r(t)
+/// the rest position moves: -k (q - q_r(t)) - c (qdot - q_r'(t)), a servo's PD law (a
+/// controller's gains times the actuator's gain), and restPosition is not used.
 struct JointSpringDamper {
   std::string name;
   int joint = 0;  ///< index of the joint (= its child body)
   int dof = 0;    ///< which coordinate of the joint
   double stiffness = 0.0, damping = 0.0, restPosition = 0.0;
+  std::optional<TimeFunction> reference;
+
+  double rest(double t) const { return reference ? reference->value(t) : restPosition; }
+  double restRate(double t) const { return reference ? reference->derivative(t) : 0.0; }
+  /// The generalised force on the coordinate at (t, q, qdot).
+  double force(double t, double q, double qdot) const {
+    return -stiffness * (q - rest(t)) - damping * (qdot - restRate(t));
+  }
 };
 
 /// End stops of one scalar joint coordinate: inside [lower, upper] nothing acts; beyond a bound a
