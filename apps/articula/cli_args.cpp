@@ -49,6 +49,12 @@ usage:
                                            minimise the problem's cost; writes DIR/parameters.csv,
                                            controls.csv, history.csv, optimization.json, the optimal
                                            model optimum.yaml and its run (results.csv, animation.html)
+  articula track PROBLEM [--start FILE.csv] [--out DIR] [--quiet]
+                                           feed-forward + feedback (seed 002 chapter 7): the controls at
+                                           the parameters of FILE.csv as feed-forward next to the PD
+                                           loops of the problem's `tracking` section, on its perturbed
+                                           plant, against the loops alone; writes DIR/tracking.csv and
+                                           tracking.json (the integral squared errors)
   articula --help | --version
 
 simulate options:
@@ -126,7 +132,7 @@ gradient and optimize options:
   --algorithm NAME       optimize: lbfgs, slsqp, mma, ccsaq (NLopt), ipopt (default: the problem's, lbfgs)
   --max-evaluations N    optimize: cost-and-gradient evaluations allowed
   --start FILE.csv       start from the values of a parameters.csv of an earlier run (warm start)
-  --out DIR              optimize: output directory (default out)
+  --out DIR              optimize, track: output directory (default out)
 
 exit status: 0 success, 1 the run failed (results up to the failure are kept), 2 bad command line, model or results
 )";
@@ -379,11 +385,11 @@ GradientMethod gradientMethodFromName(const std::string& name, const std::string
 }
 
 void parseGradientOrOptimize(Args& args, Command& c, const std::string& verb) {
-  const bool optimize = c.kind == Command::Kind::Optimize;
+  const bool optimize = c.kind == Command::Kind::Optimize, track = c.kind == Command::Kind::Track;
   parseInputAndOptions(args, verb, "problem file", c.problemPath, [&](const std::string& a) {
     if (a == "--start")
       c.startFile = args.value(a);
-    else if (!optimize && a == "--method") {
+    else if (c.kind == Command::Kind::Gradient && a == "--method") {
       const std::string& list = args.value(a);
       for (std::size_t start = 0;;) {
         const std::size_t comma = list.find(',', start);
@@ -398,15 +404,15 @@ void parseGradientOrOptimize(Args& args, Command& c, const std::string& verb) {
       c.algorithm = args.value(a);
     else if (optimize && a == "--max-evaluations")
       c.maxEvaluations = args.wholeNumber(a, 1, 1000000);
-    else if (optimize && a == "--out")
+    else if ((optimize || track) && a == "--out")
       c.outDir = args.value(a);
-    else if (optimize && a == "--quiet")
+    else if ((optimize || track) && a == "--quiet")
       c.quiet = true;
     else
       return false;
     return true;
   });
-  if (!optimize && c.gradientMethods.empty())
+  if (c.kind == Command::Kind::Gradient && c.gradientMethods.empty())
     c.gradientMethods = {GradientMethod::Adjoint, GradientMethod::DirectDifferentiation, GradientMethod::FiniteDifference};
 }
 
@@ -462,14 +468,14 @@ Command parse(const std::vector<std::string>& argv) {
     if (!args.done()) throw UsageError("unexpected argument '" + args.next() + "'");
   } else if (verb == "generate") {
     parseGenerate(args, c);
-  } else if (verb == "gradient" || verb == "optimize") {
-    c.kind = verb == "gradient" ? Command::Kind::Gradient : Command::Kind::Optimize;
+  } else if (verb == "gradient" || verb == "optimize" || verb == "track") {
+    c.kind = verb == "gradient" ? Command::Kind::Gradient : verb == "optimize" ? Command::Kind::Optimize : Command::Kind::Track;
     parseGradientOrOptimize(args, c, verb);
   } else if (verb == "plot" || verb == "report") {
     c.kind = verb == "plot" ? Command::Kind::Plot : Command::Kind::Report;
     parsePlotOrReport(args, c, verb);
   } else {
-    throw UsageError("unknown command '" + verb + "' (valid: simulate, sweep, info, check, convert, generate, plot, report, view, gradient, optimize; see articula --help)");
+    throw UsageError("unknown command '" + verb + "' (valid: simulate, sweep, info, check, convert, generate, plot, report, view, gradient, optimize, track; see articula --help)");
   }
   return c;
 }

@@ -24,7 +24,7 @@ class UsageError : public std::runtime_error {
 int reportError(const std::exception& e);
 
 struct Command {
-  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report, View, Gradient, Optimize, Sweep };
+  enum class Kind { Help, Version, Simulate, Info, Check, Convert, GenerateChain, GenerateNFourBar, GenerateRssr, GenerateRssrBank, Plot, Report, View, Gradient, Optimize, Track, Sweep };
   Kind kind = Kind::Help;
   std::string helpTopic;  ///< help: the command whose help was asked for (empty: all)
   std::string modelPath;
@@ -59,7 +59,7 @@ struct Command {
     std::optional<std::string> title;  ///< default: the model name from summary.json
     int width = 800, height = 480;
   } plot;
-  // gradient | optimize
+  // gradient | optimize | track
   std::string problemPath;
   std::vector<GradientMethod> gradientMethods;  ///< gradient: methods to compare; optimize: the one to use
   std::string startFile;                        ///< --start: a parameters.csv to start from

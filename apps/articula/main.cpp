@@ -13,6 +13,7 @@
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "optimize_command.hpp"
+#include "track_command.hpp"
 #include "progress.hpp"
 #include "results_commands.hpp"
 #include "sweep_command.hpp"
@@ -171,6 +172,8 @@ int run(const cli::Command& c) {
       return cli::gradientCommand(c);
     case cli::Command::Kind::Optimize:
       return cli::optimizeCommand(c);
+    case cli::Command::Kind::Track:
+      return cli::trackCommand(c);
     case cli::Command::Kind::Sweep:
       return cli::sweepCommand(c);
   }

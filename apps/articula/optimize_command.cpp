@@ -13,6 +13,7 @@
 #include "articula/io/summary_json.hpp"
 #include "articula/io/yaml_model.hpp"
 #include "articula/io/yaml_problem.hpp"
+#include "articula/optimize/tracking.hpp"
 
 namespace articula::cli {
 
@@ -20,68 +21,6 @@ namespace {
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::ofstream openOutput(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw Error("cannot write '" + path + "'");
-  out << std::setprecision(17);
-  return out;
-}
-
-// A warm start: the `value` column of a parameters.csv written by an earlier optimize run
-// (name,value,...), in the problem's parameter order; the names must match.
-Eigen::VectorXd readStart(const std::string& path, const OptimalControlProblem& p) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open the start file '" + path + "'");
-  std::string line;
-  std::getline(in, line);
-  if (line.rfind("name,value", 0) != 0)
-    throw Error(path + ":1: expected the header 'name,value,...' of a parameters.csv written by articula optimize");
-  Eigen::VectorXd b(p.parameterCount());
-  int k = 0;
-  for (int lineNo = 2; std::getline(in, line); ++lineNo) {
-    if (line.empty()) continue;
-    const std::size_t c1 = line.find(','), c2 = line.find(',', c1 == std::string::npos ? c1 : c1 + 1);
-    const std::string name = line.substr(0, c1);
-    if (k >= b.size()) throw Error(path + ":" + std::to_string(lineNo) + ": more parameters than the problem's " + std::to_string(b.size()));
-    if (name != p.parameterName(k))
-      throw Error(path + ":" + std::to_string(lineNo) + ": parameter '" + name + "' where the problem has '" + p.parameterName(k) + "'");
-    const std::string text = c1 == std::string::npos ? "" : line.substr(c1 + 1, c2 == std::string::npos ? c2 : c2 - c1 - 1);
-    char* end = nullptr;
-    b[k] = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(b[k]))
-      throw Error(path + ":" + std::to_string(lineNo) + ": value '" + text + "' is not a finite number");
-    ++k;
-  }
-  if (k != b.size())
-    throw Error(path + ": " + std::to_string(k) + " parameters; the problem has " + std::to_string(b.size()));
-  return b;
-}
-
-// The model with the design parameters b and each control as a joint_force / force / torque
-// whose magnitude is a table through the control's values at every Runge-Kutta stage time
-// (steps and half steps), so that a simulation with the problem's integrator and step sees the
-// same inputs as the optimisation did.
-Model optimalModel(const OptimalControlProblem& p, TrajectoryGradient& tg, const Eigen::VectorXd& b) {
-  Model m = p.model;
-  for (std::size_t d = 0; d < p.design.size(); ++d) writeParameter(m, p.design[d], b[static_cast<Eigen::Index>(d)]);
-  std::vector<double> times;
-  for (int k = 0; k < p.stepCount(); ++k) {
-    times.push_back(p.stepTime(k));
-    times.push_back(0.5 * (p.stepTime(k) + p.stepTime(k + 1)));
-  }
-  times.push_back(p.tf);
-  Eigen::VectorXd u;
-  std::vector<std::vector<double>> values(p.controls.size());
-  for (double t : times) {
-    tg.controls(b, t, u);
-    for (std::size_t c = 0; c < p.controls.size(); ++c)
-      values[c].push_back(p.controls[c].gain * u[static_cast<Eigen::Index>(c)]);  // the load
-  }
-  for (std::size_t c = 0; c < p.controls.size(); ++c)
-    appendControlLoad(m, p.controls[c], TimeFunction::table(times, values[c]));
-  return m;
 }
 
 void writeParameters(const std::string& path, const OptimalControlProblem& p, const Eigen::VectorXd& b,
@@ -118,10 +57,47 @@ std::string describeVector(const Eigen::VectorXd& v, int shown = 6) {
 
 }  // namespace
 
+std::ofstream openOutput(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw Error("cannot write '" + path + "'");
+  out << std::setprecision(17);
+  return out;
+}
+
+// A warm start: the `value` column of a parameters.csv written by an earlier optimize run
+// (name,value,...), in the problem's parameter order; the names must match.
+Eigen::VectorXd readStartParameters(const std::string& path, const OptimalControlProblem& p) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open the start file '" + path + "'");
+  std::string line;
+  std::getline(in, line);
+  if (line.rfind("name,value", 0) != 0)
+    throw Error(path + ":1: expected the header 'name,value,...' of a parameters.csv written by articula optimize");
+  Eigen::VectorXd b(p.parameterCount());
+  int k = 0;
+  for (int lineNo = 2; std::getline(in, line); ++lineNo) {
+    if (line.empty()) continue;
+    const std::size_t c1 = line.find(','), c2 = line.find(',', c1 == std::string::npos ? c1 : c1 + 1);
+    const std::string name = line.substr(0, c1);
+    if (k >= b.size()) throw Error(path + ":" + std::to_string(lineNo) + ": more parameters than the problem's " + std::to_string(b.size()));
+    if (name != p.parameterName(k))
+      throw Error(path + ":" + std::to_string(lineNo) + ": parameter '" + name + "' where the problem has '" + p.parameterName(k) + "'");
+    const std::string text = c1 == std::string::npos ? "" : line.substr(c1 + 1, c2 == std::string::npos ? c2 : c2 - c1 - 1);
+    char* end = nullptr;
+    b[k] = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(b[k]))
+      throw Error(path + ":" + std::to_string(lineNo) + ": value '" + text + "' is not a finite number");
+    ++k;
+  }
+  if (k != b.size())
+    throw Error(path + ": " + std::to_string(k) + " parameters; the problem has " + std::to_string(b.size()));
+  return b;
+}
+
 int gradientCommand(const Command& c) {
   const ProblemFile f = loadProblem(c.problemPath);
   TrajectoryGradient tg(f.problem, f.gradient);
-  const Eigen::VectorXd b = c.startFile.empty() ? f.problem.initialParameters() : readStart(c.startFile, f.problem);
+  const Eigen::VectorXd b = c.startFile.empty() ? f.problem.initialParameters() : readStartParameters(c.startFile, f.problem);
   const OptimalControlProblem& p = f.problem;
   std::cout << c.problemPath << ": " << tg.parameterCount() << " parameters, formulation " << p.formulation << ", ";
   if (p.integrator == "rk45")
@@ -157,7 +133,7 @@ int optimizeCommand(const Command& c) {
   if (!c.gradientMethods.empty()) f.optimizer.gradient = c.gradientMethods.front();
   const OptimalControlProblem& p = f.problem;
   TrajectoryGradient tg(p, f.gradient);
-  const Eigen::VectorXd start = c.startFile.empty() ? p.initialParameters() : readStart(c.startFile, p);
+  const Eigen::VectorXd start = c.startFile.empty() ? p.initialParameters() : readStartParameters(c.startFile, p);
   std::filesystem::create_directories(c.outDir);
   std::ofstream history = openOutput(c.outDir + "/history.csv");
   history << "evaluation,cost,projected_gradient_norm,bound_violation,wall_seconds\n";
@@ -186,22 +162,14 @@ int optimizeCommand(const Command& c) {
 
   // The optimal design and controls as a model file, and its simulation with the problem's
   // integrator: results.csv, summary.json and animation.html like `articula simulate`.
-  const Model best = optimalModel(p, tg, r.parameters);
+  const Model best = optimalModel(p, r.parameters);
   const std::string modelOut = c.outDir + "/optimum.yaml";
   {
     std::ofstream out(modelOut);
     writeModelYaml(best, out);
     if (!out) throw Error("cannot write '" + modelOut + "'");
   }
-  SimulationOptions so;
-  so.formulation = p.formulation;
-  so.integrator = p.integrator == "heun" ? "rk4" : p.integrator;
-  so.integratorOptions.dt = p.dt;
-  so.tEnd = p.tf;
-  so.outputInterval = p.dt;
-  so.stabilization = p.baumgarteAlpha != 0.0 || p.baumgarteBeta != 0.0 ? Stabilization::Baumgarte : Stabilization::None;
-  so.baumgarteAlpha = p.baumgarteAlpha;
-  so.baumgarteBeta = p.baumgarteBeta;
+  const SimulationOptions so = simulationOptions(p);
   CsvWriter csv(best, c.outDir + "/results.csv", false);
   AnimationWriter animation(best, c.outDir + "/animation.html");
   AnimationSink frames(animation);

@@ -19,7 +19,7 @@ bool screwChainJoint(JointType type) {
 }
 
 // The velocity of a point (world position r) of a body moving with spatial velocity Y.
-Vec3 pointVelocity(const Motion& Y, const Vec3& r) { return Y.lin + Y.ang.cross(r); }
+Vec3 velocityAt(const Motion& Y, const Vec3& r) { return Y.lin + Y.ang.cross(r); }
 
 }  // namespace
 
@@ -112,7 +112,7 @@ Vec3 ForwardDynamicsAdjoint::loadDirection(const BodyLoad& l) const {
 double ForwardDynamicsAdjoint::loadWeight(const BodyLoad& l) const { return loadDirection(l).dot(virtualLoadRate(l)); }
 
 Vec3 ForwardDynamicsAdjoint::virtualLoadRate(const BodyLoad& l) const {
-  return l.torque ? W_[l.body].ang : pointVelocity(W_[l.body], pointPosition(l.body, l.point));
+  return l.torque ? W_[l.body].ang : velocityAt(W_[l.body], pointPosition(l.body, l.point));
 }
 
 Motion ForwardDynamicsAdjoint::jointAxis(int body, int e) const {
@@ -199,6 +199,16 @@ void ForwardDynamicsAdjoint::addPointForce(int body, const Vec3& p, const Vec3& 
   }
 }
 
+Vec3 ForwardDynamicsAdjoint::pointVelocity(int body, const Vec3& p) const {
+  return velocityAt(bodyVelocity(body, false), pointPosition(body, p));
+}
+
+void ForwardDynamicsAdjoint::addPointVelocityGradient(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar,
+                                                      Eigen::Ref<Eigen::VectorXd> vbar) const {
+  addRateGradient(body, pointPosition(body, p), f, false, 1.0, qbar);
+  addPointForce(body, p, f, vbar);
+}
+
 // Body velocity under the actual joint rates (virtualRates false) or under the rates w.
 Motion ForwardDynamicsAdjoint::bodyVelocity(int body, bool virtualRates) const {
   if (body == 0) return Motion();
@@ -211,7 +221,7 @@ Motion ForwardDynamicsAdjoint::bodyVelocity(int body, bool virtualRates) const {
 void ForwardDynamicsAdjoint::addRateGradient(int body, const Vec3& r, const Vec3& u, bool virtualRates, double scale,
                                              Eigen::Ref<Eigen::VectorXd> qbar) const {
   const Force Fu(r.cross(u), u);
-  const Vec3 turn = pointVelocity(bodyVelocity(body, virtualRates), r).cross(u);
+  const Vec3 turn = velocityAt(bodyVelocity(body, virtualRates), r).cross(u);
   for (int k = body; k != 0; k = model_.joints[k].parent) {
     const Joint& j = model_.joints[k];
     const Eigen::VectorXd& rates = virtualRates ? w_ : v_;
@@ -234,8 +244,8 @@ void ForwardDynamicsAdjoint::pointSprings(Eigen::Ref<Eigen::VectorXd> qbar, Eige
     if (L < 1e-12) continue;  // no direction: the force is zero (or the run has already stopped)
     const Vec3 u = d / L;
     const auto relative = [&](bool virtualRates) {
-      return Vec3(pointVelocity(bodyVelocity(spring.bodyB, virtualRates), rB) -
-                  pointVelocity(bodyVelocity(spring.bodyA, virtualRates), rA));
+      return Vec3(velocityAt(bodyVelocity(spring.bodyB, virtualRates), rB) -
+                  velocityAt(bodyVelocity(spring.bodyA, virtualRates), rA));
     };
     const Vec3 dv = relative(false), dw = relative(true);
     const double Ld = u.dot(dv), Lw = u.dot(dw);

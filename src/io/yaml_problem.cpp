@@ -42,6 +42,13 @@ int bodyOf(const Model& model, const Reader& r) {
   return *b;
 }
 
+int controlOf(const OptimalControlProblem& p, const Reader& r) {
+  const std::string name = r.text("control");
+  for (std::size_t k = 0; k < p.controls.size(); ++k)
+    if (p.controls[k].name == name) return static_cast<int>(k);
+  r.fail(r.required("control"), "control: no control named '" + name + "' in this problem");
+}
+
 void readBounds(const Reader& r, double& initial, double& lower, double& upper) {
   initial = r.number("initial", initial);
   lower = r.number("lower", -std::numeric_limits<double>::infinity());
@@ -76,11 +83,10 @@ void readInitialState(Model& m, const Reader& r) {
   read("v", joint.nv, "velocity coordinate(s)", m.v0.data() + joint.iv);
 }
 
-void readDesign(OptimalControlProblem& p, const Reader& r) {
+// The model value an entry names: `parameter: mass` of a `body`, or a spring's or joint spring's
+// `parameter` given its `element`; sets d.target and d.element.
+void readModelValue(const Model& m, const Reader& r, DesignParameter& d) {
   using T = DesignParameter::Target;
-  r.allowKeys({"name", "element", "body", "parameter", "initial", "lower", "upper"});
-  const Model& m = p.model;
-  DesignParameter d;
   const std::string parameter = r.text("parameter");
   const YAML::Node at = r.required("parameter");
   if (parameter == "mass") {
@@ -109,12 +115,23 @@ void readDesign(OptimalControlProblem& p, const Reader& r) {
       else if (parameter == "stiffness") d.target = T::JointSpringStiffness;
       else if (parameter == "damping") d.target = T::JointSpringDamping;
       else r.fail(at, "parameter: a joint_spring_damper has rest, stiffness and damping, not '" + parameter + "'");
+      if (d.target == T::JointSpringRest && m.jointSprings[static_cast<std::size_t>(joint)].reference)
+        r.fail(at, "parameter: joint_spring_damper '" + element + "' follows a reference, so its rest has no effect");
     }
   }
-  d.name = r.text("name", (parameter == "mass" ? r.text("body") : r.text("element")) + "." + parameter);
+  d.name = (parameter == "mass" ? r.text("body") : r.text("element")) + "." + parameter;
+}
+
+void readDesign(OptimalControlProblem& p, const Reader& r) {
+  r.allowKeys({"name", "element", "body", "parameter", "initial", "lower", "upper"});
+  const Model& m = p.model;
+  DesignParameter d;
+  readModelValue(m, r, d);
+  const YAML::Node at = r.required("parameter");
+  d.name = r.text("name", d.name);
   d.initial = readParameter(m, d);
   readBounds(r, d.initial, d.lower, d.upper);
-  if (d.target == T::BodyMass && !(d.lower > 0.0))
+  if (d.target == DesignParameter::Target::BodyMass && !(d.lower > 0.0))
     r.fail(r.has("lower") ? r.required("lower") : at, "lower: a mass needs a positive lower bound");
   p.design.push_back(d);
 }
@@ -210,7 +227,7 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
       {K::MarkerVelocity, {"marker_velocity", {"marker", "target"}}},
       {K::JointPosition, {"joint_position", {"joint", "dof", "target"}}},
       {K::JointVelocity, {"joint_velocity", {"joint", "dof", "target"}}},
-      {K::ControlEffort, {"control_effort", {"control"}}},
+      {K::ControlEffort, {"control_effort", {"control", "limit"}}},
       {K::BodyAxisAngle, {"body_axis_angle", {"body", "axis", "direction"}}},
       {K::BodyVelocity, {"body_velocity", {"body"}}}};
   CostTerm c;
@@ -245,11 +262,9 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
       break;
     case K::ControlEffort: {
       if (c.terminal) r.fail(r.required("terminal"), "terminal: a control effort is integrated over time");
-      const std::string name = r.text("control");
-      bool found = false;
-      for (std::size_t k = 0; k < p.controls.size(); ++k)
-        if (p.controls[k].name == name) c.control = static_cast<int>(k), found = true;
-      if (!found) r.fail(r.required("control"), "control: no control named '" + name + "' in this problem");
+      c.control = controlOf(p, r);
+      c.limit = r.number("limit", 0.0);
+      if (!(c.limit >= 0.0) || !std::isfinite(c.limit)) r.fail(r.required("limit"), "limit: must be a non-negative number");
       break;
     }
     case K::BodyAxisAngle:
@@ -265,6 +280,52 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
       break;
   }
   p.cost.push_back(std::move(c));
+}
+
+double positiveFactor(const Reader& r) {
+  const double f = r.number("factor");
+  if (!(f > 0.0) || !std::isfinite(f)) r.fail(r.required("factor"), "factor: must be a positive number");
+  return f;
+}
+
+// The feed-forward + feedback study of `articula track` (optimize/tracking.hpp).
+void readTracking(ProblemFile& f, const Reader& top) {
+  if (!top.has("tracking")) return;
+  const OptimalControlProblem& p = f.problem;
+  const Reader r = top.child("tracking");
+  r.allowKeys({"marker", "feedback", "plant"});
+  TrackingStudy s;
+  const std::string marker = r.text("marker");
+  const auto k = p.model.findMarker(marker);
+  if (!k) r.fail(r.required("marker"), "marker: no marker named '" + marker + "' in the model");
+  s.marker = *k;
+  s.gainFactor.assign(p.controls.size(), 1.0);
+  forEach(r, "feedback", "feedback loop", [&](const Reader& e) {
+    e.allowKeys({"control", "kp", "kd"});
+    FeedbackLoop loop;
+    loop.control = controlOf(p, e);
+    if (p.controls[static_cast<std::size_t>(loop.control)].kind != ControlInput::Kind::JointForce)
+      e.fail(e.required("control"), "control: a PD loop needs a control on a joint coordinate");
+    for (const auto& [key, gain] : {std::pair{"kp", &loop.kp}, std::pair{"kd", &loop.kd}}) {
+      *gain = e.number(key, 0.0);
+      if (!(*gain >= 0.0) || !std::isfinite(*gain)) e.fail(e.required(key), std::string(key) + ": must be a non-negative number");
+    }
+    s.loops.push_back(loop);
+  });
+  if (s.loops.empty()) r.fail("feedback: the study needs at least one PD loop");
+  forEach(r, "plant", "plant change", [&](const Reader& e) {
+    e.allowKeys({"element", "body", "control", "parameter", "factor"});
+    if (e.has("control")) {
+      if (e.text("parameter") != "gain") e.fail(e.required("parameter"), "parameter: a control's plant value is its gain");
+      s.gainFactor[static_cast<std::size_t>(controlOf(p, e))] = positiveFactor(e);
+      return;
+    }
+    PlantChange c;
+    readModelValue(p.model, e, c.parameter);
+    c.factor = positiveFactor(e);
+    s.plant.push_back(c);
+  });
+  f.tracking = s;
 }
 
 void readOptimizer(ProblemFile& f, const Reader& top) {
@@ -295,7 +356,7 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
     throw ModelError(yaml::markLocation(file, doc.Mark()), "", "the top level must be a map with keys such as 'model' and 'cost', got " + describe(doc));
   const Reader top(doc, file, "");
   top.allowKeys({"model", "formulation", "integrator", "step", "final_time", "rtol", "atol", "baumgarte",
-                 "checkpoint_interval", "initial_state", "design", "controls", "cost", "optimizer"});
+                 "checkpoint_interval", "initial_state", "design", "controls", "cost", "optimizer", "tracking"});
   ProblemFile f;
   OptimalControlProblem& p = f.problem;
   const std::filesystem::path modelPath(top.text("model"));
@@ -340,6 +401,7 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   if (forEach(top, "cost", "cost term", [&](const Reader& r) { readCost(p, r); }) == 0)
     top.fail(top.has("cost") ? top.required("cost") : doc, "cost: the problem needs at least one cost term");
   readOptimizer(f, top);
+  readTracking(f, top);
   try {
     checkProblem(p);
   } catch (const ModelError&) {

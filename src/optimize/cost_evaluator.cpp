@@ -11,6 +11,12 @@ namespace {
 double targetOf(const CostTerm& c, int i, double t, double fallback) {
   return i < static_cast<int>(c.target.size()) ? c.target[static_cast<std::size_t>(i)].value(t) : fallback;
 }
+// A control effort's e, with e^2 the term's integrand: u, or the part of |u| beyond the limit
+// with u's sign (e^2 is then continuously differentiable, d(e^2)/du = 2 e).
+double effortExcess(const CostTerm& c, double u) {
+  if (c.limit <= 0.0) return u;
+  return u > c.limit ? u - c.limit : u < -c.limit ? u + c.limit : 0.0;
+}
 }  // namespace
 
 CostEvaluator::CostEvaluator(const Model& model, const std::vector<CostTerm>& terms, const Eigen::VectorXd& x0)
@@ -24,8 +30,8 @@ CostEvaluator::CostEvaluator(const Model& model, const std::vector<CostTerm>& te
                                     : Vec3::Zero());
     const bool rates = c.kind == CostTerm::Kind::MarkerVelocity || c.kind == CostTerm::Kind::BodyVelocity;
     needVelocities_ = needVelocities_ || rates;
-    // Reverse mode has the running gradients of marker positions and joint and control terms only.
-    runningGradient_ = runningGradient_ && (c.terminal || !(rates || c.kind == CostTerm::Kind::BodyAxisAngle));
+    // Reverse mode has the running gradients of markers and joint and control terms only.
+    runningGradient_ = runningGradient_ && (c.terminal || !(c.kind == CostTerm::Kind::BodyVelocity || c.kind == CostTerm::Kind::BodyAxisAngle));
     (c.terminal ? hasTerminal_ : hasRunning_) = true;
   }
 }
@@ -79,7 +85,7 @@ double CostEvaluator::sum(bool terminal, double t, const Eigen::VectorXd& x, con
         break;
       }
       case CostTerm::Kind::ControlEffort: {
-        const double e = (*u)[c.control];
+        const double e = effortExcess(c, (*u)[c.control]);
         e2 = e * e;
         break;
       }
@@ -117,7 +123,13 @@ void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const
         at.addPointForce(m.body, m.position, s * e, gx.head(nq));
         break;
       }
-      case CostTerm::Kind::MarkerVelocity:
+      case CostTerm::Kind::MarkerVelocity: {
+        const Marker& m = model_.markers[c.marker];
+        Vec3 e = at.pointVelocity(m.body, m.position);
+        for (int i = 0; i < 3; ++i) e[i] -= targetOf(c, i, t, 0.0);
+        at.addPointVelocityGradient(m.body, m.position, s * e, gx.head(nq), gx.segment(nq, model_.nv));
+        break;
+      }
       case CostTerm::Kind::BodyAxisAngle:
       case CostTerm::Kind::BodyVelocity:
         throw Error("the running cost's gradient does not cover this term");  // runningGradientAvailable
@@ -128,7 +140,7 @@ void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const
         gx[nq + c.coordinate] += s * (x[nq + c.coordinate] - targetOf(c, 0, t, 0.0));
         break;
       case CostTerm::Kind::ControlEffort:
-        gu[c.control] += s * u[c.control];
+        gu[c.control] += s * effortExcess(c, u[c.control]);
         break;
     }
   }

@@ -22,8 +22,8 @@ class CostEvaluator {
   /// S(x) at the final time tf: the sum of the terminal terms. Never allocates.
   double terminal(double tf, const Eigen::VectorXd& x);
   bool hasRunning() const { return hasRunning_; }
-  /// Whether addRunningGradient covers the running terms: all but marker velocities, whose
-  /// derivative in q would need the rate of the Jacobian.
+  /// Whether addRunningGradient covers the running terms: all but body velocities and body axis
+  /// angles.
   bool runningGradientAvailable() const { return runningGradient_; }
   /// gx += scale dh/dx and gu += scale dh/du at (t, x, u), for a model whose coordinates have
   /// their velocities as rates (q_dot = v), with the marker positions and Jacobians of `at`, which

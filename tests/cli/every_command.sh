@@ -33,6 +33,8 @@ run() {  # run COMMAND: one real use of the command, with a check of what it did
     optimize) { "$articula" optimize "$root/problems/five_bar_design.yaml" --out "$out/opt" --quiet --gradient fd \
                   --max-evaluations 2 || [ $? -eq 1 ]; } &&
               test -s "$out/opt/parameters.csv" && "$articula" report "$out/opt" -o "$out/opt.html" ;;
+    track)    "$articula" track "$root/problems/five_bar_lissajous_c.yaml" --out "$out/track" --quiet 2> /dev/null &&
+              [ "$(grep -c '"architecture"' "$out/track/tracking.json")" -eq 3 ] && test -s "$out/track/tracking.csv" ;;
     sweep)    "$articula" sweep "$root/models/pendulum.yaml" --grid q0:pivot=-1:-0.5:3 --t-end 0.2 --out "$out/sweep" --quiet &&
               [ "$(grep -c ',ok,' "$out/sweep/summary.csv")" -eq 3 ] && test -s "$out/sweep/cases/g3/results.csv" ;;
     *)        echo "command '$1' is in --help but has no case in $0"; return 1 ;;

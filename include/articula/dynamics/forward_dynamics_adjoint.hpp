@@ -76,6 +76,12 @@ class ForwardDynamicsAdjoint {
   /// axes), from the poses and joint axes that `accumulate` computed.
   Vec3 pointPosition(int body, const Vec3& p) const;
   void addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const;
+  /// After `accumulate`, at its (q, v): the world velocity of point p of `body`, and the gradient
+  /// of f . v_P (f fixed in world axes): qbar += d/dq (turning the subtree moves the point and
+  /// turns the velocities of the joints after the one turned), vbar += J^T f.
+  Vec3 pointVelocity(int body, const Vec3& p) const;
+  void addPointVelocityGradient(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar,
+                                Eigen::Ref<Eigen::VectorXd> vbar) const;
 
   /// w^T (tau_app(q, v) - ID(q, v, vdot)) at time t with the weights of the last `accumulate` and
   /// the model's parameters as they are now: its derivative in a model parameter (a mass, a

@@ -4,9 +4,11 @@
 // and entry.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "articula/optimize/optimizer.hpp"
+#include "articula/optimize/tracking.hpp"
 
 namespace articula {
 
@@ -15,6 +17,7 @@ struct ProblemFile {
   OptimizerOptions optimizer;
   GradientOptions gradient;
   std::string modelPath;  ///< as resolved (relative paths are taken from the problem file's folder)
+  std::optional<TrackingStudy> tracking;  ///< the `tracking` section (articula track)
 };
 
 /// Parses a problem file's text; `fileLabel` is its path (for messages and for resolving the model).

@@ -70,7 +70,7 @@ struct CostTerm {
     MarkerVelocity,   ///< w |v_P(q, v) - target(t)|^2, running or terminal
     JointPosition,    ///< w (q_i - target(t))^2 on one coordinate (of a joint with scalar coordinates)
     JointVelocity,    ///< w (v_i - target(t))^2
-    ControlEffort,    ///< w u_c(t)^2 (running only)
+    ControlEffort,    ///< w u_c(t)^2, or w (|u_c| - limit)^2 beyond a limit (running only)
     /// w gamma^2, gamma the angle between a body-fixed axis and a world direction (seed 002 eq.
     /// (5.8): a pendulum's tilt from the vertical)
     BodyAxisAngle,
@@ -86,6 +86,9 @@ struct CostTerm {
   int marker = 0;        ///< MarkerPosition / MarkerVelocity
   int coordinate = 0;    ///< JointPosition: index into q; JointVelocity: into v
   int control = 0;       ///< ControlEffort: index into controls
+  /// ControlEffort: 0 counts all of u; a positive limit only the excess max(0, |u| - limit), a
+  /// penalty on inputs beyond what the actuator should give (seed 002 eq. (7.4), with w = gamma / 2).
+  double limit = 0.0;
   /// The target, per component (x, y, z for markers; one for joints); a marker target that
   /// is not given is the marker's initial position (initialTarget) or zero velocity.
   std::vector<TimeFunction> target;
