@@ -134,21 +134,32 @@ int optimizeCommand(const Command& c) {
   const OptimalControlProblem& p = f.problem;
   TrajectoryGradient tg(p, f.gradient);
   const Eigen::VectorXd start = c.startFile.empty() ? p.initialParameters() : readStartParameters(c.startFile, p);
+  // The file's continuation stages, then its own problem (the command line's settings act on it).
+  std::vector<ContinuationStage> stages = f.continuation;
+  stages.push_back({p, f.optimizer});
   std::filesystem::create_directories(c.outDir);
   std::ofstream history = openOutput(c.outDir + "/history.csv");
-  history << "evaluation,cost,projected_gradient_norm,bound_violation,wall_seconds\n";
+  history << "evaluation,cost,projected_gradient_norm,bound_violation,wall_seconds,stage\n";
   if (!c.quiet)
     std::cout << c.problemPath << ": " << tg.parameterCount() << " parameters, " << f.optimizer.algorithm << " with "
-              << gradientMethodName(f.optimizer.gradient) << " gradients\n"
+              << gradientMethodName(f.optimizer.gradient) << " gradients"
+              << (stages.size() > 1 ? ", after " + std::to_string(stages.size() - 1) + " continuation stages" : "") << "\n"
               << "  eval  cost                    |proj. gradient|  bound violation\n";
-  const OptimizationResult r = optimize(tg, p, start, f.optimizer, [&](const OptimizationRecord& rec) {
+  int shownStage = 0;
+  const std::vector<OptimizationResult> results = optimizeByContinuation(stages, start, f.gradient, [&](int stage, const OptimizationRecord& rec) {
     // evaluations of the cost alone (line searches) have no gradient: left empty
     const bool hasGradient = std::isfinite(rec.projectedGradientNorm);
     history << rec.evaluation << "," << rec.cost << ",";
     if (hasGradient) history << rec.projectedGradientNorm;
-    history << "," << rec.boundViolation << "," << rec.wallSeconds << "\n";
+    history << "," << rec.boundViolation << "," << rec.wallSeconds << "," << stage + 1 << "\n";
     history.flush();
     if (c.quiet) return;
+    if (stages.size() > 1 && stage + 1 != shownStage) {
+      shownStage = stage + 1;
+      const OptimizerOptions& o = stages[static_cast<std::size_t>(stage)].options;
+      std::cout << "stage " << shownStage << " of " << stages.size() << " (" << o.algorithm << ", up to " << o.maxEvaluations
+                << " evaluations)\n";
+    }
     std::cout << std::right << std::setw(6) << rec.evaluation << "  " << std::left << std::setw(22)
               << std::setprecision(15) << rec.cost << "  " << std::setw(16) << std::setprecision(4);
     if (hasGradient)
@@ -157,6 +168,11 @@ int optimizeCommand(const Command& c) {
       std::cout << "-";
     std::cout << " " << rec.boundViolation << "\n";
   });
+  if (!c.quiet)
+    for (std::size_t k = 0; k + 1 < results.size(); ++k)
+      std::cout << "stage " << k + 1 << ": " << results[k].status << " after " << results[k].history.size()
+                << " evaluations: J = " << std::setprecision(12) << results[k].cost << "\n";
+  const OptimizationResult& r = results.back();
   writeParameters(c.outDir + "/parameters.csv", p, r.parameters, r.gradient);
   writeControls(c.outDir + "/controls.csv", p, tg, r.parameters);
 
@@ -183,7 +199,13 @@ int optimizeCommand(const Command& c) {
         << "\",\n  \"converged\": " << (r.converged ? "true" : "false") << ",\n  \"evaluations\": " << r.history.size()
         << ",\n  \"initial_cost\": " << (r.history.empty() ? r.cost : r.history.front().cost) << ",\n  \"cost\": " << r.cost
         << ",\n  \"projected_gradient_norm\": " << projectedGradientNorm(r.parameters, r.gradient, p.lowerBounds(), p.upperBounds())
-        << ",\n  \"wall_seconds\": " << (r.history.empty() ? 0.0 : r.history.back().wallSeconds) << "\n}\n";
+        << ",\n  \"wall_seconds\": " << (r.history.empty() ? 0.0 : r.history.back().wallSeconds);
+    // the continuation: every stage's evaluations and final cost, the problem as written last
+    out << ",\n  \"stages\": [";
+    for (std::size_t k = 0; k < results.size(); ++k)
+      out << (k ? ", " : "") << "{\"evaluations\": " << results[k].history.size() << ", \"cost\": " << results[k].cost
+          << ", \"status\": \"" << results[k].status << "\"}";
+    out << "]\n}\n";
   }
   if (!c.quiet) {
     std::cout << r.status << " after " << r.history.size() << " evaluations: J = " << std::setprecision(12) << r.cost

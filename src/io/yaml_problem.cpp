@@ -232,6 +232,9 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
       {K::BodyVelocity, {"body_velocity", {"body"}}}};
   CostTerm c;
   c.kind = r.choose(kinds, {"type", "weight", "terminal", "name"}, "cost term");
+  c.name = r.text("name", "");
+  for (const CostTerm& other : p.cost)
+    if (!c.name.empty() && other.name == c.name) r.fail(r.required("name"), "name: a cost term named '" + c.name + "' is already defined");
   c.weight = r.number("weight", 1.0);
   if (!std::isfinite(c.weight)) r.fail(r.required("weight"), "weight: not a finite number");
   c.terminal = r.flag("terminal", false);
@@ -328,11 +331,8 @@ void readTracking(ProblemFile& f, const Reader& top) {
   f.tracking = s;
 }
 
-void readOptimizer(ProblemFile& f, const Reader& top) {
-  if (!top.has("optimizer")) return;
-  const Reader r = top.child("optimizer");
+void readOptimizer(OptimizerOptions& o, const Reader& r) {
   r.allowKeys({"algorithm", "max_evaluations", "cost_tolerance", "parameter_tolerance", "cost_scale", "gradient"});
-  OptimizerOptions& o = f.optimizer;
   o.algorithm = r.text("algorithm", o.algorithm);
   const auto& valid = optimizerAlgorithms();
   if (std::find(valid.begin(), valid.end(), o.algorithm) == valid.end())
@@ -351,12 +351,42 @@ void readOptimizer(ProblemFile& f, const Reader& top) {
   else r.fail(r.required("gradient"), "gradient: expected adjoint, direct or fd, got '" + g + "'");
 }
 
+// A continuation stage: the file's problem and optimiser with other cost weights (by term name),
+// another initial state, other optimiser settings.
+void readStage(ProblemFile& f, const Reader& r) {
+  r.allowKeys({"weights", "initial_state", "optimizer"});
+  ContinuationStage stage{f.problem, f.optimizer};
+  if (r.has("weights")) {
+    const YAML::Node weights = r.required("weights");
+    if (!weights.IsMap()) r.fail(weights, "weights: expected a map of cost term names to weights, got " + describe(weights));
+    for (const auto& entry : weights) {
+      const std::string name = r.toText(entry.first, "weights");
+      const auto term = std::find_if(stage.problem.cost.begin(), stage.problem.cost.end(),
+                                     [&](const CostTerm& c) { return c.name == name; });
+      if (name.empty() || term == stage.problem.cost.end())
+        r.fail(entry.first, "weights: no cost term named '" + name + "' (give the term a name)");
+      term->weight = r.toNumber(entry.second, "weights: " + name);
+    }
+  }
+  forEach(r, "initial_state", "initial state", [&](const Reader& e) { readInitialState(stage.problem.model, e); });
+  if (r.has("optimizer")) readOptimizer(stage.options, r.child("optimizer"));
+  try {
+    checkProblem(stage.problem);
+  } catch (const ModelError&) {
+    throw;
+  } catch (const Error& e) {
+    r.fail(e.what());
+  }
+  f.continuation.push_back(std::move(stage));
+}
+
 ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   if (!doc.IsMap())
     throw ModelError(yaml::markLocation(file, doc.Mark()), "", "the top level must be a map with keys such as 'model' and 'cost', got " + describe(doc));
   const Reader top(doc, file, "");
   top.allowKeys({"model", "formulation", "integrator", "step", "final_time", "rtol", "atol", "baumgarte",
-                 "checkpoint_interval", "initial_state", "design", "controls", "cost", "optimizer", "tracking"});
+                 "checkpoint_interval", "initial_state", "design", "controls", "cost", "optimizer", "tracking",
+                 "continuation"});
   ProblemFile f;
   OptimalControlProblem& p = f.problem;
   const std::filesystem::path modelPath(top.text("model"));
@@ -400,8 +430,9 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   forEach(top, "controls", "control", [&](const Reader& r) { readControl(p, r); });
   if (forEach(top, "cost", "cost term", [&](const Reader& r) { readCost(p, r); }) == 0)
     top.fail(top.has("cost") ? top.required("cost") : doc, "cost: the problem needs at least one cost term");
-  readOptimizer(f, top);
+  if (top.has("optimizer")) readOptimizer(f.optimizer, top.child("optimizer"));
   readTracking(f, top);
+  forEach(top, "continuation", "continuation stage", [&](const Reader& r) { readStage(f, r); });
   try {
     checkProblem(p);
   } catch (const ModelError&) {

@@ -95,4 +95,25 @@ OptimizationResult optimize(TrajectoryGradient& gradient, const OptimalControlPr
   }
 }
 
+std::vector<OptimizationResult> optimizeByContinuation(const std::vector<ContinuationStage>& stages,
+                                                       const Eigen::VectorXd& start, const GradientOptions& gradient,
+                                                       const std::function<void(int, const OptimizationRecord&)>& progress) {
+  for (std::size_t k = 0; k < stages.size(); ++k)
+    if (stages[k].problem.parameterCount() != start.size())
+      throw Error("continuation stage " + std::to_string(k + 1) + " has " + std::to_string(stages[k].problem.parameterCount()) +
+                  " parameters where the start has " + std::to_string(start.size()));
+  std::vector<OptimizationResult> results;
+  Eigen::VectorXd b = start;
+  for (std::size_t k = 0; k < stages.size(); ++k) {
+    const ContinuationStage& stage = stages[k];
+    TrajectoryGradient tg(stage.problem, gradient);
+    const auto report = [&](const OptimizationRecord& r) {
+      if (progress) progress(static_cast<int>(k), r);
+    };
+    results.push_back(optimize(tg, stage.problem, b, stage.options, report));
+    b = results.back().parameters;
+  }
+  return results;
+}
+
 }  // namespace articula

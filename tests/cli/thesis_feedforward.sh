@@ -4,7 +4,7 @@
 # them as feed-forward next to the PD loops on the problems' perturbed plant. The feed-forward
 # must cut the integral squared error of the loops alone by at least 10 (the thesis's order of
 # magnitude; measured about 70x), and trajectory C's voltages must stay near its 2 V limit. About
-# 40 s in Release on two cores.
+# 50 s in Release on two cores.
 set -euo pipefail
 articula=$1; root=$2
 out=$(mktemp -d)

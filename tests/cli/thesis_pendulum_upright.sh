@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Seed 002 section 5.5.1 end to end through articula optimize, by continuation as the thesis did:
-# subproblem 1 (problems/five_bar_pendulum_upright.yaml, 7.1 degrees) from V = 0, then the tilt
-# raised to alpha5 = [-10, -10], [-10, -12], [-10, -13.5], [-10, -15] degrees without the velocity
-# term (problems/five_bar_pendulum_upright_sp4.yaml with its initial state changed), each
-# warm-started from the last, then subproblem 4 itself (w = 0.05). The pendulum must end upright
-# and nearly still. About 35 s in Release on two cores.
+# Seed 002 section 5.5.1 end to end through articula optimize, by continuation as the thesis did
+# (the `continuation` of problems/five_bar_pendulum_upright_sp4.yaml): subproblem 1 (7.1 degrees)
+# from V = 0, then the tilt raised to alpha5 = [-10, -10], [-10, -12], [-10, -13.5], [-10, -15]
+# degrees without the velocity term, each from the last optimum, then subproblem 4 itself
+# (w = 0.05). The pendulum must end upright and nearly still. About 35 s in Release on two cores.
 set -euo pipefail
 articula=$1; root=$2
 out=$(mktemp -d)
@@ -12,22 +11,12 @@ trap 'rm -rf "$out"' EXIT
 json() { sed -n "s/^ *\"$2\": \(.*\),\?$/\1/p" "$1/optimization.json" | tr -d ','; }
 col() { head -1 "$1/results.csv" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 at_end() { tail -1 "$1/results.csv" | cut -d, -f"$(col "$1" "$2")"; }
-below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
-"$articula" optimize "$root/problems/five_bar_pendulum_upright.yaml" --out "$out/sp1" --quiet || [ $? -eq 1 ]
-previous=$out/sp1
-sp4=$root/problems/five_bar_pendulum_upright_sp4.yaml
-for alpha2 in -0.17453292519943295 -0.20943951023931956 -0.23561944901923448 -0.2617993877991494; do
-  step=$out/tilt$alpha2
-  sed -e "s|model: ../models/|model: $root/models/|" -e "s|q: \[-0.17453292519943295, -0.2617993877991494\]|q: [-0.17453292519943295, $alpha2]|" \
-    -e '/type: body_velocity/d' "$sp4" > "$step.yaml"
-  # An intermediate step may stop on its evaluation budget (exit status 1): its best point is
-  # the next one's start all the same.
-  "$articula" optimize "$step.yaml" --start "$previous/parameters.csv" --out "$step" --quiet || [ $? -eq 1 ]
-  echo "alpha2 $alpha2: $(json "$step" status), $(json "$step" evaluations) evaluations, J $(json "$step" cost)"
-  previous=$step
-done
-"$articula" optimize "$sp4" --start "$previous/parameters.csv" --out "$out/sp4" --quiet || [ $? -eq 1 ]
+# A stage or the last problem may stop on its evaluation budget (exit status 1): the checks below
+# judge the result.
+"$articula" optimize "$root/problems/five_bar_pendulum_upright_sp4.yaml" --out "$out/sp4" --quiet || [ $? -eq 1 ]
+# every stage ran (the history numbers them 1 to 6)
+[ "$(awk -F, 'NR > 1 { print $6 }' "$out/sp4/history.csv" | sort -u | wc -l)" -eq 6 ] || { echo "not every stage ran"; exit 1; }
 
 # Upright (gamma(tf) = acos(cos a1 cos a2)) and still; measured: J 1.2e-4, gamma 2.2e-5 rad,
 # rates below 2e-5 rad/s.

@@ -18,6 +18,9 @@ struct ProblemFile {
   GradientOptions gradient;
   std::string modelPath;  ///< as resolved (relative paths are taken from the problem file's folder)
   std::optional<TrackingStudy> tracking;  ///< the `tracking` section (articula track)
+  /// The `continuation` section: problems solved before this one, in order, each from the last
+  /// one's optimum (optimizeByContinuation; the file's own problem and optimizer come last).
+  std::vector<ContinuationStage> continuation;
 };
 
 /// Parses a problem file's text; `fileLabel` is its path (for messages and for resolving the model).

@@ -56,6 +56,20 @@ OptimizationResult optimize(TrajectoryGradient& gradient, const OptimalControlPr
                             const Eigen::VectorXd& start, const OptimizerOptions& options,
                             const std::function<void(const OptimizationRecord&)>& progress = {});
 
+/// One problem of a continuation (seed 002 solves 5.5.1 and chapter 7 this way): a variant of the
+/// final problem (other cost weights, another initial state) with its own optimiser settings.
+struct ContinuationStage {
+  OptimalControlProblem problem;
+  OptimizerOptions options;
+};
+
+/// Solves the stages in order, each from the previous one's optimum and the first from `start`;
+/// returns every stage's result. The stages must have the same parameters (names and bounds may
+/// differ only in value). `progress` sees the stage's index with each record.
+std::vector<OptimizationResult> optimizeByContinuation(
+    const std::vector<ContinuationStage>& stages, const Eigen::VectorXd& start, const GradientOptions& gradient,
+    const std::function<void(int stage, const OptimizationRecord&)>& progress = {});
+
 /// ||g projected on the bounds||: components of g at an active bound that point outward dropped.
 double projectedGradientNorm(const Eigen::VectorXd& b, const Eigen::VectorXd& g, const Eigen::VectorXd& lower,
                              const Eigen::VectorXd& upper);

@@ -79,6 +79,7 @@ struct CostTerm {
     BodyVelocity,
   };
   Kind kind = Kind::MarkerPosition;
+  std::string name;  ///< optional; a continuation stage changes a term's weight by its name
   bool terminal = false;
   double weight = 1.0;
   int body = 0;          ///< BodyAxisAngle / BodyVelocity
