@@ -7,6 +7,9 @@
 //     stored state vectors, and the peak resident memory that one adjoint gradient adds (each
 //     measured in a forked child, which starts at the parent's resident size, so that one
 //     measurement's peak does not hide the next one's).
+//  3. (`--hadca`) seed 002 chapter 6's benchmark: one gradient with N = 4 ... 512 on 1 and 2
+//     threads by the divide-and-conquer formulation and adjoint (HADCA), next to the
+//     articulated-body one.
 // Medians of 5 runs, all in one process; `make bench-gradient` builds and runs it.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,46 +23,16 @@
 #include <vector>
 
 #include "articula/model/builder.hpp"
+#include "articula/model/generators.hpp"
 #include "articula/optimize/trajectory_gradient.hpp"
 
 using namespace articula;
 
 namespace {
 
-Model cartPendulum(int links) {
-  ModelBuilder b;
-  b.name = "cart_pendulum_" + std::to_string(links);
-  b.addBody({"cart", 0.8, Vec3::Zero(), Mat3(Vec3(0.019, 0.019, 0.019).asDiagonal()), {}, {}});
-  JointSpec rail;
-  rail.name = "rail";
-  rail.type = JointType::Prismatic;
-  rail.parent = "ground";
-  rail.child = "cart";
-  rail.axis = Vec3::UnitX();
-  b.addJoint(rail);
-  b.addJointSpring({"rail_friction", "rail", 0, 0.0, 0.5, 0.0, {}});
-  std::string parent = "cart";
-  for (int i = 0; i < links; ++i) {
-    const std::string name = "link" + std::to_string(i + 1);
-    b.addBody({name, 0.5, Vec3(0.5, 0, 0), Mat3(Vec3(1e-4, 0.043, 0.043).asDiagonal()), {}, {}});
-    JointSpec j;
-    j.name = "pin" + std::to_string(i + 1);
-    j.parent = parent;
-    j.child = name;
-    j.position = i == 0 ? Vec3::Zero() : Vec3(1.0, 0, 0);
-    j.q0 = {i == 0 ? 0.7 : 0.1};
-    b.addJoint(j);
-    b.addJointSpring({name + "_friction", j.name, 0, 0.0, 0.3, 0.0, {}});
-    parent = name;
-  }
-  b.addMarker({"tip", parent, Vec3(1.0, 0, 0), {}});
-  b.gravity = Vec3(0, -9.81, 0);
-  return b.build();
-}
-
 OptimalControlProblem problem(int links, int knots, double tf, double dt) {
   OptimalControlProblem p;
-  p.model = cartPendulum(links);
+  p.model = makeCartPendulum(links);
   p.tf = tf;
   p.dt = dt;
   ControlInput force;
@@ -140,6 +113,30 @@ int main(int argc, char** argv) {
     const Eigen::VectorXd b = Eigen::VectorXd::Constant(20, 0.5);
     Eigen::VectorXd g;
     for (int k = 0; k < 20; ++k) tg.gradient(b, g, GradientMethod::Adjoint);
+    return 0;
+  }
+  if (argc == 2 && std::string(argv[1]) == "--hadca") {  // seed 002 chapter 6: the divide-and-conquer adjoint
+    std::printf("3. cart + (N-1)-link pendulum, 1 s at dt 1e-3 (rk4), P = 20: one gradient (s) with the articulated-body\n"
+                "   formulation and reverse mode, and with the divide-and-conquer formulation (dca) whose adjoint solves\n"
+                "   on the assembly tree (HADCA), on 1 and 2 threads; forward runs (s) beside them\n");
+    std::printf("%6s %11s %11s %11s %11s %11s %11s %9s %9s\n", "N", "aba fwd", "aba grad", "dca1 fwd", "hadca1",
+                "dca2 fwd", "hadca2", "grad x2", "fwd x2");
+    for (int N : {4, 8, 16, 32, 64, 128, 256, 512}) {
+      OptimalControlProblem p = problem(N - 1, 20, 1.0, 1e-3);
+      const Eigen::VectorXd b = Eigen::VectorXd::Constant(20, 0.5);
+      Eigen::VectorXd g;
+      const int repeats = N >= 128 ? 1 : 3;
+      double t[6];
+      for (int variant = 0; variant < 3; ++variant) {
+        p.formulation = variant == 0 ? "aba" : "dca";
+        p.threads = variant == 2 ? 2 : 1;
+        TrajectoryGradient tg(p);
+        t[2 * variant] = median([&] { tg.cost(b); }, repeats);
+        t[2 * variant + 1] = median([&] { tg.gradient(b, g, GradientMethod::Adjoint); }, repeats);
+      }
+      std::printf("%6d %11.4g %11.4g %11.4g %11.4g %11.4g %11.4g %9.2f %9.2f\n", N, t[0], t[1], t[2], t[3], t[4], t[5],
+                  t[3] / t[5], t[2] / t[4]);
+    }
     return 0;
   }
   std::printf("1. cart + 2-link pendulum, 1 s at dt 1e-3 (rk4), force on P linear knots: time of one gradient / one forward run\n");

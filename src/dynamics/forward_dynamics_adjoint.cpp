@@ -23,7 +23,7 @@ Vec3 velocityAt(const Motion& Y, const Vec3& r) { return Y.lin + Y.ang.cross(r);
 
 }  // namespace
 
-ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model, const FormulationOptions& options)
+ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model, const FormulationOptions& options, MassSolve massSolve)
     : model_(model),
       ws_(model),
       zero_(Eigen::VectorXd::Zero(model.nv)),
@@ -39,7 +39,12 @@ ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model, const Formula
       G_(model.joints.size()),
       fext_(model.joints.size()),
       turn_(model.joints.size()),
-      constraints_(model.hasConstraints() ? std::make_unique<ConstraintAdjoint>(model, options) : nullptr) {}
+      constraints_(model.hasConstraints() ? std::make_unique<ConstraintAdjoint>(model, options) : nullptr) {
+  if (massSolve == MassSolve::DivideAndConquer) {
+    if (model.hasConstraints()) throw Error("the divide-and-conquer adjoint (HADCA) takes open trees only");
+    handles_ = std::make_unique<HandleAssembly>(model, balancedPairing, options.threads, "hadca");
+  }
+}
 
 ForwardDynamicsAdjoint::~ForwardDynamicsAdjoint() = default;
 
@@ -88,11 +93,30 @@ void ForwardDynamicsAdjoint::solveMass(const Eigen::VectorXd& q, const Eigen::Ve
     a.c[i].setZero();
     a.pA[i].setZero();
   }
+  if (handles_) {
+    divideAndConquerSolve(q, abar);
+    return;
+  }
   for (int i = model_.bodyCount(); i >= 1; --i) {
     const Joint& j = model_.joints[i];
     articulatedProjection(a, i, j.parent, j, abar);
   }
   articulatedAccelerations(model_, ws_, Vec6::Zero(), w_);
+}
+
+// HADCA's solve (seed 002 eq. (4.41)-(4.54) with the joint-space load abar): the handle equations
+// of the bodies at rest (no velocity products, no gravity, no applied forces: the leaf biases and
+// joint biases stay zero) loaded by abar at the joints, assembled up the tree, connected to the
+// ground and disassembled down it; the joint rates it returns are w = M^-1 abar.
+void ForwardDynamicsAdjoint::divideAndConquerSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& abar) {
+  updatePositions(model_, ws_, q);
+  runTiers(handles_->threads(), [&] {
+    handles_->solve(ws_, Vec6::Zero(), abar, w_, [&](int i) {
+      handles_->leaf(ws_, i);
+      handles_->clearLeafForce(i);
+    }, [](int) {});
+  });
+  handles_->throwIfSingular("hadca");
 }
 
 // The loads on bodies at time t as spatial forces in world axes about the world origin (the ID

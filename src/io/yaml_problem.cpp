@@ -384,7 +384,7 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   if (!doc.IsMap())
     throw ModelError(yaml::markLocation(file, doc.Mark()), "", "the top level must be a map with keys such as 'model' and 'cost', got " + describe(doc));
   const Reader top(doc, file, "");
-  top.allowKeys({"model", "formulation", "integrator", "step", "final_time", "rtol", "atol", "baumgarte",
+  top.allowKeys({"model", "formulation", "threads", "integrator", "step", "final_time", "rtol", "atol", "baumgarte",
                  "checkpoint_interval", "initial_state", "design", "controls", "cost", "optimizer", "tracking",
                  "continuation"});
   ProblemFile f;
@@ -405,6 +405,8 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
       top.fail(top.required("formulation"), "formulation: expected one of the ODE formulations aba, crba, "
                                             "semi-recursive, reference, dca, hdca (or auto), got '" + p.formulation + "'");
   }
+  p.threads = top.integer("threads", 1);
+  if (p.threads < 1 || p.threads > 1024) top.fail(top.required("threads"), "threads: expected 1 to 1024");
   p.integrator = top.text("integrator", "rk4");
   if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4" && p.integrator != "rk45")
     top.fail(top.required("integrator"), "integrator: expected euler, heun, rk4 (fixed step, discrete adjoint) or rk45 (adaptive, continuous adjoint), got '" + p.integrator + "'");

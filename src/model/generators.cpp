@@ -231,4 +231,35 @@ ModelBuilder rssrBankBuilder(int loops) {
   return b;
 }
 
+ModelBuilder cartPendulumBuilder(int links) {
+  ModelBuilder b;
+  b.name = "cart_pendulum_" + std::to_string(links);
+  b.addBody({"cart", 0.8, Vec3::Zero(), Mat3(Vec3(0.019, 0.019, 0.019).asDiagonal()), {}, {}});
+  JointSpec rail;
+  rail.name = "rail";
+  rail.type = JointType::Prismatic;
+  rail.parent = "ground";
+  rail.child = "cart";
+  rail.axis = Vec3::UnitX();
+  b.addJoint(rail);
+  b.addJointSpring({"rail_friction", "rail", 0, 0.0, 0.5, 0.0, {}});
+  std::string parent = "cart";
+  for (int i = 0; i < links; ++i) {
+    const std::string name = "link" + std::to_string(i + 1);
+    b.addBody({name, 0.5, Vec3(0.5, 0, 0), Mat3(Vec3(1e-4, 0.043, 0.043).asDiagonal()), {}, {}});
+    JointSpec j;
+    j.name = "pin" + std::to_string(i + 1);
+    j.parent = parent;
+    j.child = name;
+    j.position = i == 0 ? Vec3::Zero() : Vec3(1.0, 0, 0);
+    j.q0 = {i == 0 ? 0.7 : 0.1};
+    b.addJoint(j);
+    b.addJointSpring({name + "_friction", j.name, 0, 0.0, 0.3, 0.0, {}});
+    parent = name;
+  }
+  b.addMarker({"tip", parent, Vec3(1.0, 0, 0), {}});
+  b.gravity = Vec3(0, -9.81, 0);
+  return b;
+}
+
 }  // namespace articula

@@ -41,6 +41,7 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
   FormulationOptions fo;
   fo.baumgarteAlpha = problem.baumgarteAlpha;
   fo.baumgarteBeta = problem.baumgarteBeta;
+  fo.threads = problem.threads;
   if (problem.formulation == "hdca") {
     auto h = std::make_unique<HamiltonianSystem>(model);
     hamiltonian = h.get();
@@ -66,8 +67,14 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
     stats.localDerivatives += " (the constrained model runs formulation '" + problem.formulation +
                               "'; reverse mode follows the reference formulation's equations)";
   } else {
-    stats.localDerivatives = "reverse mode";
-    reverse = std::make_unique<ForwardDynamicsAdjoint>(model, fo);
+    // With the divide-and-conquer formulation the adjoint's mass solve runs on its assembly tree
+    // too (HADCA), on the same threads.
+    using Solve = ForwardDynamicsAdjoint::MassSolve;
+    const bool dca = problem.formulation == "dca";
+    stats.localDerivatives = dca ? "reverse mode, divide-and-conquer mass solve (HADCA, " + std::to_string(fo.threads) +
+                                       (fo.threads == 1 ? " thread)" : " threads)")
+                                 : "reverse mode";
+    reverse = std::make_unique<ForwardDynamicsAdjoint>(model, fo, dca ? Solve::DivideAndConquer : Solve::ArticulatedBody);
     qPart.resize(model.nq);
     for (auto* part : {&vPart, &aPart, &abar}) part->resize(model.nv);
   }

@@ -10,7 +10,11 @@
 //   abar^T dvdot/dx   = -d/dx [w^T ID(q, v, vdot)] + d/dx [w^T tau_app(q, v)]   (w, vdot held),
 //   abar^T dvdot/dtau = w^T.
 //
-// w comes from the articulated-body passes at zero velocity and zero gravity. The gradient of the
+// w comes from the articulated-body passes at zero velocity and zero gravity, or (MassSolve::
+// DivideAndConquer) from the handle equations of the divide-and-conquer algorithm on the assembly
+// tree, shared among threads: the Hamiltonian adjoint-based DCA of seed 002 section 4.5 (HADCA),
+// whose point is that the adjoint's leading matrix is the forward dynamics' one, so the same
+// assembly and disassembly solve it, in parallel over the tree's tiers. The gradient of the
 // scalar phi = w^T ID = sum_i W_i^T f_i (W_i: the body velocity that joint rates w would give) is
 // one sweep from the leaves to the root: raising q_k moves the bodies of the subtree of k by the
 // screw s_k, which is the same as moving the subtree's inputs from the parent (V_p, A_p, W_p) by
@@ -42,6 +46,7 @@
 #include <string>
 
 #include "articula/dynamics/formulation.hpp"
+#include "articula/dynamics/handle_assembly.hpp"
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
@@ -50,10 +55,16 @@ class ConstraintAdjoint;
 
 class ForwardDynamicsAdjoint {
  public:
+  /// How w = M^-1 abar is solved: by the articulated-body passes (serial), or on the assembly
+  /// tree by the divide-and-conquer algorithm's handle equations with options.threads threads
+  /// (HADCA; open trees only; the result is the same for every thread count, bit for bit).
+  enum class MassSolve { ArticulatedBody, DivideAndConquer };
+
   /// Sized once for the model; `model` must outlive this object (its parameters may change).
   /// A constrained model's accelerations are those of the reference formulation with the
-  /// options' Baumgarte terms.
-  explicit ForwardDynamicsAdjoint(const Model& model, const FormulationOptions& options = {});
+  /// options' Baumgarte terms. Throws articula::Error for DivideAndConquer on a constrained model.
+  explicit ForwardDynamicsAdjoint(const Model& model, const FormulationOptions& options = {},
+                                  MassSolve massSolve = MassSolve::ArticulatedBody);
   ~ForwardDynamicsAdjoint();
 
   /// Empty when the model is within reach; otherwise why not (naming the joint or element).
@@ -92,6 +103,7 @@ class ForwardDynamicsAdjoint {
 
  private:
   void solveMass(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& abar);
+  void divideAndConquerSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& abar);
   void bodyLoads(double t);
   Vec3 loadDirection(const BodyLoad& load) const;  ///< unit-magnitude direction in world axes
   /// Under the rates w: the velocity of a force's point, or the angular velocity for a torque.
@@ -118,6 +130,7 @@ class ForwardDynamicsAdjoint {
   std::vector<Force> fext_;  // the loads on bodies
   std::vector<Vec3> turn_;   // per subtree: the world-fixed loads' term of dphi/dq (the sweep)
   std::unique_ptr<ConstraintAdjoint> constraints_;  // when the model has constraints
+  std::unique_ptr<HandleAssembly> handles_;  // MassSolve::DivideAndConquer
 };
 
 }  // namespace articula

@@ -70,4 +70,13 @@ inline Model makeRssr(double crankAngle = 0.0, bool couplerAsRod = false) {
 ModelBuilder rssrBankBuilder(int loops);
 inline Model makeRssrBank(int loops) { return rssrBankBuilder(loops).build(); }
 
+/// The cart + (N-1)-link pendulum of seed 002 chapter 6 (its optimal control benchmark; Table
+/// 5.3's values): a 0.8 kg cart on a prismatic "rail" along x, then `links` uniform links of 1 m,
+/// 0.5 kg and 0.043 kg m^2 on revolute joints "pin1".."pinN" about z (pin1 at the cart, each
+/// next at the previous link's tip; q0 = 0.7 rad for pin1, 0.1 rad for the others, at rest), viscous
+/// friction on every joint (0.5 N s/m on the rail, 0.3 N m s on the pins), marker "tip" at the
+/// last link's tip, gravity (0, -9.81, 0). Name "cart_pendulum_<links>".
+ModelBuilder cartPendulumBuilder(int links);
+inline Model makeCartPendulum(int links) { return cartPendulumBuilder(links).build(); }
+
 }  // namespace articula

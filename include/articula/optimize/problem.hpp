@@ -100,6 +100,9 @@ struct OptimalControlProblem {
   Model model;
   /// An ODE formulation (formulations() list), or the Hamiltonian "hdca" (state [q; p]).
   std::string formulation = "auto";
+  /// OpenMP threads of the divide-and-conquer formulation (dca) and of its adjoint (HADCA); the
+  /// results do not depend on it.
+  int threads = 1;
   /// Fixed step: "euler", "heun" or "rk4" (discrete adjoint); adaptive: "rk45" (continuous adjoint).
   std::string integrator = "rk4";
   double dt = 1e-3;  ///< the step; for rk45 the first step's hint
