@@ -233,6 +233,36 @@ void ForwardDynamicsAdjoint::addPointVelocityGradient(int body, const Vec3& p, c
   addPointForce(body, p, f, vbar);
 }
 
+Mat3 ForwardDynamicsAdjoint::bodyRotation(int body) const { return ws_.aba.X0[body].E.transpose(); }
+
+Vec3 ForwardDynamicsAdjoint::angularVelocity(int body) const { return bodyVelocity(body, false).ang; }
+
+// omega_b = sum of s_k.ang v_k over the columns on the body's path; turning column k turns the
+// columns after it, so d omega_b / dq_k = s_k.ang x (omega_b - omega before column k).
+void ForwardDynamicsAdjoint::addAngularVelocityGradient(int body, const Vec3& g, Eigen::Ref<Eigen::VectorXd> qbar,
+                                                        Eigen::Ref<Eigen::VectorXd> vbar) const {
+  const Vec3 omega = angularVelocity(body);
+  for (int k = body; k != 0; k = model_.joints[k].parent) {
+    const Joint& j = model_.joints[k];
+    Vec3 before = bodyVelocity(j.parent, false).ang;  // after the joint's earlier columns
+    for (int e = 0; e < j.nv; ++e) {
+      const Vec3 s = jointAxis(k, e).ang;
+      qbar[j.iq + e] += g.dot(s.cross(omega - before));
+      vbar[j.iv + e] += g.dot(s);
+      before += s * v_[j.iv + e];
+    }
+  }
+}
+
+// d(R a)/dq_k = s_k.ang x (R a) for every column on the path: g . (s x Ra) = s . (Ra x g).
+void ForwardDynamicsAdjoint::addBodyVectorGradient(int body, const Vec3& a, const Vec3& g, Eigen::Ref<Eigen::VectorXd> qbar) const {
+  const Vec3 turn = (bodyRotation(body) * a).cross(g);
+  for (int k = body; k != 0; k = model_.joints[k].parent) {
+    const Joint& j = model_.joints[k];
+    for (int e = 0; e < j.nv; ++e) qbar[j.iq + e] += jointAxis(k, e).ang.dot(turn);
+  }
+}
+
 // Body velocity under the actual joint rates (virtualRates false) or under the rates w.
 Motion ForwardDynamicsAdjoint::bodyVelocity(int body, bool virtualRates) const {
   if (body == 0) return Motion();

@@ -30,8 +30,7 @@ CostEvaluator::CostEvaluator(const Model& model, const std::vector<CostTerm>& te
                                     : Vec3::Zero());
     const bool rates = c.kind == CostTerm::Kind::MarkerVelocity || c.kind == CostTerm::Kind::BodyVelocity;
     needVelocities_ = needVelocities_ || rates;
-    // Reverse mode has the running gradients of markers and joint and control terms only.
-    runningGradient_ = runningGradient_ && (c.terminal || !(c.kind == CostTerm::Kind::BodyVelocity || c.kind == CostTerm::Kind::BodyAxisAngle));
+
     (c.terminal ? hasTerminal_ : hasRunning_) = true;
   }
 }
@@ -130,9 +129,23 @@ void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const
         at.addPointVelocityGradient(m.body, m.position, s * e, gx.head(nq), gx.segment(nq, model_.nv));
         break;
       }
-      case CostTerm::Kind::BodyAxisAngle:
-      case CostTerm::Kind::BodyVelocity:
-        throw Error("the running cost's gradient does not cover this term");  // runningGradientAvailable
+      case CostTerm::Kind::BodyAxisAngle: {
+        // gamma = atan2(|a x d|, a . d) for the world axis a = R a_body and the direction d:
+        // d gamma / da = c (d x (a x d)) / s - s d with c = a . d, s = |a x d|; gamma / s -> 1 / c
+        // as the axis reaches the direction (the tilt's usual target).
+        const Vec3 a = at.bodyRotation(c.body) * c.axis, axd = a.cross(c.direction);
+        const double sine = axd.norm(), cosine = a.dot(c.direction), gamma = std::atan2(sine, cosine);
+        const double ratio = sine > 1e-12 ? gamma / sine : 1.0 / cosine;  // gamma / s
+        const Vec3 grad = s * (ratio * cosine * c.direction.cross(axd) - gamma * sine * c.direction);
+        at.addBodyVectorGradient(c.body, c.axis, grad, gx.head(nq));
+        break;
+      }
+      case CostTerm::Kind::BodyVelocity: {
+        const Body& b = model_.bodies[static_cast<std::size_t>(c.body)];
+        at.addPointVelocityGradient(c.body, b.com, s * at.pointVelocity(c.body, b.com), gx.head(nq), gx.segment(nq, model_.nv));
+        at.addAngularVelocityGradient(c.body, s * at.angularVelocity(c.body), gx.head(nq), gx.segment(nq, model_.nv));
+        break;
+      }
       case CostTerm::Kind::JointPosition:
         gx[c.coordinate] += s * (x[c.coordinate] - targetOf(c, 0, t, 0.0));
         break;

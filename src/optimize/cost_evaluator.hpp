@@ -22,9 +22,6 @@ class CostEvaluator {
   /// S(x) at the final time tf: the sum of the terminal terms. Never allocates.
   double terminal(double tf, const Eigen::VectorXd& x);
   bool hasRunning() const { return hasRunning_; }
-  /// Whether addRunningGradient covers the running terms: all but body velocities and body axis
-  /// angles.
-  bool runningGradientAvailable() const { return runningGradient_; }
   /// gx += scale dh/dx and gu += scale dh/du at (t, x, u), for a model whose coordinates have
   /// their velocities as rates (q_dot = v), with the marker positions and Jacobians of `at`, which
   /// has just differentiated the dynamics at this x. Never allocates.
@@ -38,7 +35,7 @@ class CostEvaluator {
   const Model& model_;
   std::vector<CostTerm> terms_;
   std::vector<Vec3> initialMarker_;  // per term: the marker's position at t = 0
-  bool needVelocities_ = false, hasRunning_ = false, hasTerminal_ = false, runningGradient_ = true;
+  bool needVelocities_ = false, hasRunning_ = false, hasTerminal_ = false;
   Workspace ws_;
   Eigen::VectorXd q_, v_;
 };

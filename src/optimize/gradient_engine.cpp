@@ -57,8 +57,6 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
     stats.localDerivatives += " (asked for)";
   } else if (hamiltonian) {
     stats.localDerivatives += " (the Hamiltonian state [q; p] is not differentiated in reverse mode)";
-  } else if (!costs->runningGradientAvailable()) {
-    stats.localDerivatives += " (a running body-velocity or body-axis cost)";
   } else if (const std::string why = ForwardDynamicsAdjoint::unsupported(model); !why.empty()) {
     stats.localDerivatives += " (" + why + ")";
   } else if (model.hasConstraints() && problem.formulation != "reference" && problem.formulation != "auto") {

@@ -93,6 +93,14 @@ class ForwardDynamicsAdjoint {
   Vec3 pointVelocity(int body, const Vec3& p) const;
   void addPointVelocityGradient(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar,
                                 Eigen::Ref<Eigen::VectorXd> vbar) const;
+  /// After `accumulate`: the body's rotation (body to world) and angular velocity (world axes); the
+  /// gradient of g . omega (g fixed in world axes): qbar += d/dq (the joints after a turned one
+  /// turn with it), vbar += d/dv; and the gradient in q of g . (R a) for a body-fixed vector a.
+  Mat3 bodyRotation(int body) const;
+  Vec3 angularVelocity(int body) const;
+  void addAngularVelocityGradient(int body, const Vec3& g, Eigen::Ref<Eigen::VectorXd> qbar,
+                                  Eigen::Ref<Eigen::VectorXd> vbar) const;
+  void addBodyVectorGradient(int body, const Vec3& a, const Vec3& g, Eigen::Ref<Eigen::VectorXd> qbar) const;
 
   /// w^T (tau_app(q, v) - ID(q, v, vdot)) at time t with the weights of the last `accumulate` and
   /// the model's parameters as they are now: its derivative in a model parameter (a mass, a
