@@ -36,6 +36,33 @@ Eigen::VectorXd parameters(const ProblemHandle& h, const py::object& b, const ch
   return out;
 }
 
+// An (n, 3) array of points.
+py::array_t<double> pointsArray(const std::vector<Vec3>& points) {
+  std::vector<double> data;
+  data.reserve(3 * points.size());
+  for (const Vec3& x : points) data.insert(data.end(), {x[0], x[1], x[2]});
+  return adoptArray(std::move(data), {static_cast<py::ssize_t>(points.size()), 3});
+}
+
+// A (rows, n) array of per-sample series.
+py::array_t<double> seriesArray(const std::vector<std::vector<double>>& series) {
+  std::vector<double> data;
+  const std::size_t n = series.empty() ? 0 : series.front().size();
+  for (const auto& row : series) data.insert(data.end(), row.begin(), row.end());
+  return adoptArray(std::move(data), {static_cast<py::ssize_t>(series.size()), static_cast<py::ssize_t>(n)});
+}
+
+py::dict resultDict(const OptimizationResult& r) {
+  py::list history;
+  for (const OptimizationRecord& rec : r.history)
+    history.append(py::dict(py::arg("evaluation") = rec.evaluation, py::arg("cost") = rec.cost,
+                            py::arg("projected_gradient_norm") = rec.projectedGradientNorm,
+                            py::arg("wall_seconds") = rec.wallSeconds));
+  return py::dict(py::arg("parameters") = toArray(r.parameters), py::arg("gradient") = toArray(r.gradient),
+                  py::arg("cost") = r.cost, py::arg("status") = r.status, py::arg("converged") = r.converged,
+                  py::arg("history") = history);
+}
+
 py::list names(const OptimalControlProblem& p) {
   py::list out;
   for (int k = 0; k < p.parameterCount(); ++k) out.append(p.parameterName(k));
@@ -84,31 +111,63 @@ void bindOptimization(py::module_& m) {
       .def(
           "optimize",
           [](ProblemHandle& h, const py::object& start, std::optional<std::string> algorithm,
-             std::optional<int> maxEvaluations, std::optional<std::string> gradient) {
+             std::optional<int> maxEvaluations, std::optional<std::string> gradient, bool continuation) {
             const Eigen::VectorXd b0 = parameters(h, start, "Problem.optimize");
             OptimizerOptions o = h.file.optimizer;
             if (algorithm) o.algorithm = *algorithm;
             if (maxEvaluations) o.maxEvaluations = *maxEvaluations;
             if (gradient) o.gradient = methodFromName(*gradient);
+            std::vector<ContinuationStage> stages;
+            if (continuation) stages = h.file.continuation;
+            std::vector<OptimizationResult> results;
             OptimizationResult r;
             {
               py::gil_scoped_release release;
-              r = checkedArguments([&] { return optimize(h.gradient, h.file.problem, b0, o); });
+              checkedArguments([&] {
+                if (!stages.empty()) results = optimizeByContinuation(stages, b0, h.file.gradient);
+                r = optimize(h.gradient, h.file.problem, results.empty() ? b0 : results.back().parameters, o);
+                return 0;
+              });
             }
-            py::list history;
-            for (const OptimizationRecord& rec : r.history)
-              history.append(py::dict(py::arg("evaluation") = rec.evaluation, py::arg("cost") = rec.cost,
-                                      py::arg("projected_gradient_norm") = rec.projectedGradientNorm,
-                                      py::arg("wall_seconds") = rec.wallSeconds));
-            return py::dict(py::arg("parameters") = toArray(r.parameters), py::arg("gradient") = toArray(r.gradient),
-                            py::arg("cost") = r.cost, py::arg("status") = r.status, py::arg("converged") = r.converged,
-                            py::arg("history") = history);
+            py::dict out = resultDict(r);
+            py::list done;
+            for (const OptimizationResult& stage : results) done.append(resultDict(stage));
+            out["stages"] = done;
+            return out;
           },
           py::arg("start") = py::none(), py::kw_only(), py::arg("algorithm") = py::none(),
-          py::arg("max_evaluations") = py::none(), py::arg("gradient") = py::none(),
+          py::arg("max_evaluations") = py::none(), py::arg("gradient") = py::none(), py::arg("continuation") = true,
           "Minimises J from `start` (None: the initial parameters) within the bounds with NLopt; the "
-          "problem file's optimizer settings unless overridden. Returns a dict: parameters, gradient, cost, "
-          "status, converged, history (one dict per evaluation).")
+          "problem file's optimizer settings unless overridden (they act on the problem as written). With "
+          "`continuation` the file's continuation stages run first, each from the last optimum. Returns a dict: "
+          "parameters, gradient, cost, status, converged, history (one dict per evaluation), stages (the "
+          "continuation stages' results, as dicts of the same kind).")
+      .def(
+          "track",
+          [](ProblemHandle& h, const py::object& b) {
+            if (!h.file.tracking) throw py::value_error("Problem.track: the problem file has no 'tracking' section");
+            const Eigen::VectorXd x = parameters(h, b, "Problem.track");
+            TrackingResult r;
+            {
+              py::gil_scoped_release release;
+              r = checkedArguments([&] { return runTrackingStudy(h.file.problem, *h.file.tracking, x); });
+            }
+            py::list runs;
+            for (const TrackingRun& run : r.runs)
+              runs.append(py::dict(py::arg("architecture") = run.name, py::arg("ok") = run.ok, py::arg("error") = run.error,
+                                   py::arg("ise") = run.ise, py::arg("max_deviation") = run.maxDeviation,
+                                   py::arg("feedback_rms") = run.feedbackRms, py::arg("marker") = pointsArray(run.marker),
+                                   py::arg("feedback") = seriesArray(run.feedback)));
+            return py::dict(py::arg("t") = r.t, py::arg("reference") = pointsArray(r.reference),
+                            py::arg("joint_reference") = seriesArray(r.jointReference),
+                            py::arg("feedforward") = seriesArray(r.feedforward), py::arg("runs") = runs);
+          },
+          py::arg("b") = py::none(),
+          "The feed-forward + feedback study of the problem's `tracking` section (seed 002 chapter 7) at b (None: "
+          "the initial parameters), as `articula track` runs it. Returns a dict: t, reference (n x 3, the marker's "
+          "path under the feed-forward on the model), joint_reference and feedforward (loops x n), runs (feedback "
+          "only, feed-forward + feedback, the same on the exact model: each a dict with architecture, ok, error, "
+          "ise, max_deviation, feedback_rms, marker (n x 3), feedback (loops x n)).")
       .def("__repr__", [](const ProblemHandle& h) {
         return "<articula.Problem " + h.file.modelPath + ": " + std::to_string(h.gradient.parameterCount()) +
                " parameters>";

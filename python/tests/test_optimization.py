@@ -48,3 +48,37 @@ def test_bad_input_is_a_clear_error():
         p.cost([1.0, 2.0, 3.0])
     with pytest.raises(articula.ModelError):
         articula.load_problem(os.path.join(SOURCE, "tests", "problems", "bad", "unknown_spring.yaml"))
+
+
+LISSAJOUS_C = os.path.join(SOURCE, "problems", "five_bar_lissajous_c.yaml")
+
+
+def test_track_compares_the_architectures():
+    # Seed 002 chapter 7 with constant voltages of 0.5 V as the feed-forward: on the plant it cuts
+    # the error of the loops alone; on the exact model the loops have almost nothing to correct.
+    p = articula.load_problem(LISSAJOUS_C)
+    r = p.track(np.full(p.size, 0.5))
+    assert [run["architecture"] for run in r["runs"]] == [
+        "feedback", "feedforward+feedback", "feedforward+feedback, exact plant"]
+    n = len(r["t"])
+    assert r["reference"].shape == (n, 3) and r["joint_reference"].shape == (2, n)
+    alone, both, exact = r["runs"]
+    assert alone["ok"] and both["ok"] and exact["ok"]
+    assert alone["marker"].shape == (n, 3) and alone["feedback"].shape == (2, n)
+    assert exact["ise"] < both["ise"] < alone["ise"]
+    with pytest.raises(ValueError, match="tracking"):
+        articula.load_problem(FIVE_BAR).track()
+
+
+def test_optimize_runs_the_continuation_stages_first(tmp_path):
+    # The five-bar design with a first stage on half the cost's weight, three evaluations each.
+    problem = tmp_path / "staged.yaml"
+    problem.write_text(open(FIVE_BAR).read().replace("model: ../models/", "model: " + os.path.join(SOURCE, "models") + "/")
+                       .replace("type: marker_position", "name: still, type: marker_position")
+                       + "\ncontinuation:\n  - weights: {still: 0.5}\n    optimizer: {max_evaluations: 3}\n")
+    p = articula.load_problem(str(problem))
+    r = p.optimize(max_evaluations=3)
+    assert len(r["stages"]) == 1 and len(r["stages"][0]["history"]) <= 3
+    # the problem as written starts where the stage ended
+    assert r["history"][0]["cost"] == pytest.approx(p.cost(r["stages"][0]["parameters"]))
+    assert p.optimize(max_evaluations=1, continuation=False)["stages"] == []
