@@ -22,8 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "articula/model/builder.hpp"
-#include "articula/model/generators.hpp"
 #include "articula/optimize/trajectory_gradient.hpp"
 
 using namespace articula;
@@ -31,28 +29,9 @@ using namespace articula;
 namespace {
 
 OptimalControlProblem problem(int links, int knots, double tf, double dt) {
-  OptimalControlProblem p;
-  p.model = makeCartPendulum(links);
-  p.tf = tf;
-  p.dt = dt;
-  ControlInput force;
-  force.name = "force";
-  force.joint = *p.model.findJoint("rail");
   std::vector<double> t(static_cast<std::size_t>(knots));
   for (int k = 0; k < knots; ++k) t[static_cast<std::size_t>(k)] = tf * k / std::max(1, knots - 1);
-  force.basis = ControlBasis(ControlBasis::Kind::PiecewiseLinear, t);
-  force.initial = 0.5;
-  p.controls.push_back(force);
-  CostTerm tip;
-  tip.kind = CostTerm::Kind::MarkerPosition;
-  tip.marker = 0;
-  tip.initialTarget = true;
-  p.cost.push_back(tip);
-  CostTerm effort;
-  effort.kind = CostTerm::Kind::ControlEffort;
-  effort.weight = 1e-3;
-  p.cost.push_back(effort);
-  return p;
+  return cartPendulumProblem(links, ControlBasis(ControlBasis::Kind::PiecewiseLinear, t), 0.5, tf, dt);
 }
 
 template <class F>

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "articula/dynamics/formulation.hpp"
+#include "articula/model/generators.hpp"
 
 namespace articula {
 
@@ -188,6 +189,29 @@ void checkProblem(const OptimalControlProblem& p) {
     }
     if (!std::isfinite(c.weight)) throw Error("cost term: the weight is not a finite number");
   }
+}
+
+OptimalControlProblem cartPendulumProblem(int links, ControlBasis force, double initial, double tf, double dt) {
+  OptimalControlProblem p;
+  p.model = makeCartPendulum(links);
+  p.tf = tf;
+  p.dt = dt;
+  ControlInput u;
+  u.name = "force";
+  u.joint = *p.model.findJoint("rail");
+  u.basis = std::move(force);
+  u.initial = initial;
+  p.controls.push_back(u);
+  CostTerm tip;
+  tip.kind = CostTerm::Kind::MarkerPosition;
+  tip.marker = *p.model.findMarker("tip");
+  tip.initialTarget = true;
+  p.cost.push_back(tip);
+  CostTerm effort;
+  effort.kind = CostTerm::Kind::ControlEffort;
+  effort.weight = 1e-3;
+  p.cost.push_back(effort);
+  return p;
 }
 
 }  // namespace articula

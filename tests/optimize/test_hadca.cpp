@@ -4,35 +4,18 @@
 // direct differentiation and whole-run differences, and the same numbers on 1 and 2 threads.
 #include <gtest/gtest.h>
 
-#include "articula/model/generators.hpp"
 #include "articula/optimize/trajectory_gradient.hpp"
 
 namespace articula {
 namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 
-// A force on the cart on 11 spline knots over 1 s; the tip held near its start, the force small.
+// A force on the cart on 11 spline knots over 1 s at dt = 5 ms.
 OptimalControlProblem cartFourLinks(const std::string& formulation, int threads) {
-  OptimalControlProblem p;
-  p.model = makeCartPendulum(4);
-  p.formulation = formulation;
-  p.threads = threads;
-  p.tf = 1.0;
-  p.dt = 0.005;
-  ControlInput force;
-  force.name = "force";
-  force.joint = *p.model.findJoint("rail");
   std::vector<double> knots;
   for (int k = 0; k <= 10; ++k) knots.push_back(0.1 * k);
-  force.basis = ControlBasis(ControlBasis::Kind::CubicSpline, knots);
-  p.controls.push_back(force);
-  CostTerm tip;
-  tip.kind = CostTerm::Kind::MarkerPosition;
-  tip.initialTarget = true;
-  p.cost.push_back(tip);
-  CostTerm effort;
-  effort.kind = CostTerm::Kind::ControlEffort;
-  effort.weight = 1e-3;
-  p.cost.push_back(effort);
+  OptimalControlProblem p = cartPendulumProblem(4, ControlBasis(ControlBasis::Kind::CubicSpline, knots), 0.0, 1.0, 0.005);
+  p.formulation = formulation;
+  p.threads = threads;
   return p;
 }
 

@@ -131,6 +131,11 @@ struct OptimalControlProblem {
 /// on a body along its world direction), with the given magnitude (the load's: gain * u).
 void appendControlLoad(Model& model, const ControlInput& control, TimeFunction magnitude);
 
+/// Seed 002 chapter 6's benchmark: the cart + `links`-link pendulum (makeCartPendulum) driven by a
+/// horizontal force on the cart, u(t) on `force` (its basis; every coefficient `initial`),
+/// J = integral_0^tf |r_tip - r_tip(0)|^2 + 1e-3 u^2 dt, rk4 at the fixed step dt.
+OptimalControlProblem cartPendulumProblem(int links, ControlBasis force, double initial, double tf, double dt);
+
 /// Throws articula::Error naming what is wrong: a formulation or integrator that does not fit,
 /// bounds that exclude the initial value, a cost term that refers to nothing, no cost.
 void checkProblem(const OptimalControlProblem& problem);
