@@ -156,9 +156,11 @@ void checkProblem(const OptimalControlProblem& p) {
   for (const DesignParameter& d : p.design) {
     if (d.target == DesignParameter::Target::BodyMass && !(d.lower > 0.0))
       throw Error("design parameter " + d.name + ": a mass needs a positive lower bound");
-    // HDCA keeps the bodies' inertias from its construction (dynamics/handle_assembly).
-    if (d.target == DesignParameter::Target::BodyMass && p.formulation == "hdca")
-      throw Error("design parameter " + d.name + ": masses cannot be design parameters with hdca; use another formulation");
+    // HDCA, DCA and HADCA keep the bodies' central inertias from their construction
+    // (dynamics/handle_assembly).
+    if (d.target == DesignParameter::Target::BodyMass && (p.formulation == "hdca" || p.formulation == "dca"))
+      throw Error("design parameter " + d.name + ": masses cannot be design parameters with " + p.formulation +
+                  "; use another formulation");
   }
   for (const ControlInput& c : p.controls)
     if (!std::isfinite(c.gain) || c.gain == 0.0) throw Error("control " + c.name + ": the gain must be a finite non-zero number");

@@ -57,5 +57,16 @@ TEST(Hadca, OneAndTwoThreadsGiveTheSameGradient) {
   EXPECT_EQ(g1, g2);
 }
 
+// The handle equations keep each body's central inertia from their construction, so a mass cannot
+// be a design parameter there: refused with the reason, not differentiated wrongly.
+TEST(Hadca, RefusesMassesAsDesignParameters) {
+  OptimalControlProblem p = cartFourLinks("dca", 1);
+  const int link = *p.model.findBody("link2");
+  p.design.push_back({"link2.mass", DesignParameter::Target::BodyMass, link, p.model.bodies[static_cast<std::size_t>(link)].mass, 0.1});
+  EXPECT_THROW(TrajectoryGradient{p}, Error);
+  p.formulation = "aba";
+  EXPECT_NO_THROW(TrajectoryGradient{p});
+}
+
 }  // namespace ARTICULA_TEST_FILE
 }  // namespace articula
