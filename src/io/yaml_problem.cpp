@@ -83,12 +83,26 @@ void readInitialState(Model& m, const Reader& r) {
   read("v", joint.nv, "velocity coordinate(s)", m.v0.data() + joint.iv);
 }
 
-// The model value an entry names: `parameter: mass` of a `body`, or a spring's or joint spring's
-// `parameter` given its `element`; sets d.target and d.element.
+// The model value an entry names: `parameter: mass` of a `body`, `position_x` (y, z) of a `joint`,
+// or a spring's or joint spring's `parameter` given its `element`; sets d.target, d.element and
+// d.component, and the default name.
 void readModelValue(const Model& m, const Reader& r, DesignParameter& d) {
   using T = DesignParameter::Target;
   const std::string parameter = r.text("parameter");
   const YAML::Node at = r.required("parameter");
+  if (r.has("joint")) {
+    const std::string name = r.text("joint");
+    const auto j = m.findJoint(name);
+    if (!j) r.fail(r.required("joint"), "joint: no joint named '" + name + "' in the model");
+    d.target = T::JointPosition;
+    d.element = *j;
+    if (parameter == "position_x") d.component = 0;
+    else if (parameter == "position_y") d.component = 1;
+    else if (parameter == "position_z") d.component = 2;
+    else r.fail(at, "parameter: a joint has position_x, position_y and position_z (in its parent body), not '" + parameter + "'");
+    d.name = name + "." + parameter;
+    return;
+  }
   if (parameter == "mass") {
     d.target = T::BodyMass;
     d.element = bodyOf(m, r);
@@ -123,7 +137,7 @@ void readModelValue(const Model& m, const Reader& r, DesignParameter& d) {
 }
 
 void readDesign(OptimalControlProblem& p, const Reader& r) {
-  r.allowKeys({"name", "element", "body", "parameter", "initial", "lower", "upper"});
+  r.allowKeys({"name", "element", "body", "joint", "parameter", "initial", "lower", "upper"});
   const Model& m = p.model;
   DesignParameter d;
   readModelValue(m, r, d);
@@ -317,7 +331,7 @@ void readTracking(ProblemFile& f, const Reader& top) {
   });
   if (s.loops.empty()) r.fail("feedback: the study needs at least one PD loop");
   forEach(r, "plant", "plant change", [&](const Reader& e) {
-    e.allowKeys({"element", "body", "control", "parameter", "factor"});
+    e.allowKeys({"element", "body", "joint", "control", "parameter", "factor"});
     if (e.has("control")) {
       if (e.text("parameter") != "gain") e.fail(e.required("parameter"), "parameter: a control's plant value is its gain");
       s.gainFactor[static_cast<std::size_t>(controlOf(p, e))] = positiveFactor(e);

@@ -226,6 +226,7 @@ double TrajectoryGradient::Impl::continuousAdjoint(Eigen::VectorXd& g) {
   }
   a = adjoint->state();
   g = a.tail(P);
+  addTerminalDesignGradient(xEnd, g);
   stats.storedStates = static_cast<long>(records.size()) + m + 1;
   stats.checkpointInterval = m;
   return J;
@@ -249,6 +250,7 @@ double TrajectoryGradient::Impl::continuousDirect(Eigen::VectorXd& g) {
   Eigen::VectorXd sx(nx);
   terminalGradient(xEnd, sx);
   g = end.tail(P) + Eigen::Map<const Eigen::MatrixXd>(end.data() + nx + 1, nx, P).transpose() * sx;
+  addTerminalDesignGradient(xEnd, g);
   return end[nx] + terminalCost(xEnd);
 }
 

@@ -47,6 +47,7 @@ double TrajectoryGradient::Impl::discreteAdjoint(Eigen::VectorXd& g) {
   const double J = forward(x, true);
   terminalGradient(x, lambda);
   g.setZero(P);
+  addTerminalDesignGradient(x, g);
   const detail::ExplicitTableau& T = tableau;
   const auto s = static_cast<std::size_t>(T.stages);
   for (int seg = static_cast<int>(checkpoints.size()) - 1; seg >= 0; --seg) {
@@ -123,6 +124,7 @@ double TrajectoryGradient::Impl::discreteDirect(Eigen::VectorXd& g) {
   Eigen::VectorXd sx(nx);
   terminalGradient(x, sx);
   g = (dJ + sx.transpose() * S).transpose();
+  addTerminalDesignGradient(x, g);
   return J + terminalCost(x);
 }
 

@@ -38,19 +38,15 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
   qv.resize(nx);
   qv << q, v;
   x0.resize(nx);
-  FormulationOptions fo;
+  FormulationOptions& fo = formulationOptions;
   fo.baumgarteAlpha = problem.baumgarteAlpha;
   fo.baumgarteBeta = problem.baumgarteBeta;
   fo.threads = problem.threads;
-  if (problem.formulation == "hdca") {
-    auto h = std::make_unique<HamiltonianSystem>(model);
-    hamiltonian = h.get();
+  buildEquations();
+  if (hamiltonian)
     hamiltonian->canonicalState(qv, x0);
-    ode = std::move(h);
-  } else {
-    ode = std::make_unique<MultibodySystem>(model, makeFormulation(problem.formulation, model, fo), Stabilization::None);
+  else
     x0 = qv;
-  }
   costs = std::make_unique<detail::CostEvaluator>(model, problem.cost, qv);
   stats.localDerivatives = "central differences";
   if (!options.reverseModeDerivatives) {
@@ -76,6 +72,16 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
     qPart.resize(model.nq);
     for (auto* part : {&vPart, &aPart, &abar}) part->resize(model.nv);
   }
+  for (std::size_t d = 0; d < problem.design.size(); ++d)
+    if (problem.design[d].target == DesignParameter::Target::JointPosition) {
+      // The difference Jacobians would difference formulations that keep joint positions; the
+      // reverse mode reads them live (kinematics, inverse dynamics).
+      if (!reverse)
+        throw Error("design parameter " + problem.design[d].name + ": joint positions need the reverse-mode local "
+                    "derivatives, which this problem does not have: " + stats.localDerivatives);
+      jointPositions.push_back(static_cast<int>(d));
+    }
+  builtPositions = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(jointPositions.size()), std::nan(""));
   adaptive = problem.integrator == "rk45";
   if (!adaptive) {
     tableau = detail::explicitTableau(problem.integrator);
@@ -123,6 +129,17 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
 
 TrajectoryGradient::Impl::~Impl() = default;
 
+void TrajectoryGradient::Impl::buildEquations() {
+  if (problem.formulation == "hdca") {
+    auto h = std::make_unique<HamiltonianSystem>(model);
+    hamiltonian = h.get();
+    ode = std::move(h);
+  } else {
+    ode = std::make_unique<MultibodySystem>(model, makeFormulation(problem.formulation, model, formulationOptions),
+                                            Stabilization::None);
+  }
+}
+
 void TrajectoryGradient::Impl::apply(const Eigen::VectorXd& params) {
   if (params.size() != P)
     throw Error("the parameter vector has " + std::to_string(params.size()) + " entries; the problem has " +
@@ -130,6 +147,13 @@ void TrajectoryGradient::Impl::apply(const Eigen::VectorXd& params) {
   if (!params.allFinite()) throw Error("the parameter vector holds a non-finite number");
   b = params;
   for (int d = 0; d < nd; ++d) writeParameter(model, problem.design[static_cast<std::size_t>(d)], b[d], problem.model);
+  bool moved = false;
+  for (std::size_t k = 0; k < jointPositions.size(); ++k) {
+    const double value = b[jointPositions[k]];
+    moved = moved || value != builtPositions[static_cast<Eigen::Index>(k)];
+    builtPositions[static_cast<Eigen::Index>(k)] = value;
+  }
+  if (moved) buildEquations();
 }
 
 void TrajectoryGradient::Impl::controlsAt(double t, Eigen::VectorXd& u) const {
@@ -258,6 +282,34 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
     const double minus = reverse->weightedResidual(t, qPart, vPart, aPart);
     writeParameter(model, p, value, problem.model);
     localAdjoint[nx + nu + d] = (plus - minus) / (up - down);
+    // A joint's position moves the markers and bodies that the running cost measures.
+    if (p.target == DesignParameter::Target::JointPosition && weight[nx] != 0.0 && costs->hasRunning())
+      localAdjoint[nx + nu + d] += weight[nx] * runningDesignSlope(d, t, x, u);
+  }
+}
+
+double TrajectoryGradient::Impl::runningDesignSlope(int d, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u) {
+  const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
+  const double value = b[d], step = centralDifferenceStep(value), up = value + step, down = value - step;
+  writeParameter(model, p, up, problem.model);
+  const double plus = costs->running(t, x, u);
+  writeParameter(model, p, down, problem.model);
+  const double minus = costs->running(t, x, u);
+  writeParameter(model, p, value, problem.model);
+  return (plus - minus) / (up - down);
+}
+
+void TrajectoryGradient::Impl::addTerminalDesignGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> g) {
+  if (!costs->hasTerminal()) return;
+  for (int d : jointPositions) {
+    const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
+    const double value = b[d], step = centralDifferenceStep(value), up = value + step, down = value - step;
+    writeParameter(model, p, up, problem.model);
+    const double plus = terminalCost(x);
+    writeParameter(model, p, down, problem.model);
+    const double minus = terminalCost(x);
+    writeParameter(model, p, value, problem.model);
+    g[d] += (plus - minus) / (up - down);
   }
 }
 

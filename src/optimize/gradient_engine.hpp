@@ -46,6 +46,13 @@ struct TrajectoryGradient::Impl {
   Eigen::MatrixXd D;  // [df/dx df/du df/dp; dh/dx dh/du dh/dp] at one point, (nx + 1) x (nx + nu + nd)
   std::unique_ptr<ForwardDynamicsAdjoint> reverse;  // the adjoint's products in reverse mode, where they apply
   Eigen::VectorXd qPart, vPart, aPart, abar;        // its arguments, sized once
+  FormulationOptions formulationOptions;
+  /// The design parameters that move joints (link lengths) and their values when `ode` was built:
+  /// formulations may keep data derived from joint positions (the planar kernel's placements),
+  /// so a new value rebuilds the equations of motion.
+  std::vector<int> jointPositions;
+  Eigen::VectorXd builtPositions;
+  void buildEquations();
 
   // discrete methods (discrete_gradient.cpp)
   std::vector<Eigen::VectorXd> X, U, K, Xbar;  // one step's stage arguments, controls, slopes, adjoints
@@ -75,6 +82,11 @@ struct TrajectoryGradient::Impl {
                            const Eigen::VectorXd& weight);
   /// dS/dx at the final state, by central differences.
   void terminalGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> grad);
+  /// g(design) += dS/dp at the final state for the design parameters the cost depends on (joint
+  /// positions move the markers and bodies), by central differences.
+  void addTerminalDesignGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> g);
+  /// (h(p + e) - h(p - e)) / 2e for design parameter d at (t, x, u), the running cost's slope.
+  double runningDesignSlope(int d, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u);
   /// g(controls) += ubar_c phi_c(t) for every control c.
   void addControlAdjoint(double t, const Eigen::Ref<const Eigen::VectorXd>& ubar, Eigen::Ref<Eigen::VectorXd> g);
   /// G = [dX/db (given, top rows); du/db at t; dp/db] below the given top rows.

@@ -17,6 +17,7 @@ std::string_view targetName(DesignParameter::Target target) {
     case T::JointSpringStiffness: return "stiffness";
     case T::JointSpringDamping: return "damping";
     case T::BodyMass: return "mass";
+    case T::JointPosition: return "position";
   }
   return "?";
 }
@@ -32,6 +33,7 @@ double readParameter(const Model& model, const DesignParameter& p) {
     case T::JointSpringStiffness: return model.jointSprings.at(e).stiffness;
     case T::JointSpringDamping: return model.jointSprings.at(e).damping;
     case T::BodyMass: return model.bodies.at(e).mass;
+    case T::JointPosition: return model.joints.at(e).placement.r[p.component];
   }
   return 0.0;
 }
@@ -51,6 +53,7 @@ void writeParameter(Model& model, const DesignParameter& p, double value, const 
     }
     case T::JointSpringStiffness: model.jointSprings.at(e).stiffness = value; return;
     case T::JointSpringDamping: model.jointSprings.at(e).damping = value; return;
+    case T::JointPosition: model.joints.at(e).placement.r[p.component] = value; return;
     case T::BodyMass: {
       // The density changes, the shape does not: mass and inertia scale together, the centre
       // of mass stays.
@@ -161,6 +164,18 @@ void checkProblem(const OptimalControlProblem& p) {
     if (d.target == DesignParameter::Target::BodyMass && (p.formulation == "hdca" || p.formulation == "dca"))
       throw Error("design parameter " + d.name + ": masses cannot be design parameters with " + p.formulation +
                   "; use another formulation");
+  }
+  for (const DesignParameter& d : p.design) {
+    if (d.target != DesignParameter::Target::JointPosition) continue;
+    // The initial assembly is done once and the constraints' design derivative is left out, so a
+    // joint that may carry a loop does not move; nor may a target that is the model's own start.
+    if (m.hasConstraints())
+      throw Error("design parameter " + d.name + ": joint positions are design parameters of open trees only "
+                  "(they would move the loops' geometry)");
+    for (const CostTerm& c : p.cost)
+      if (c.initialTarget)
+        throw Error("design parameter " + d.name + ": a marker target 'initial' would move with the joint; "
+                    "give the target explicitly");
   }
   for (const ControlInput& c : p.controls)
     if (!std::isfinite(c.gain) || c.gain == 0.0) throw Error("control " + c.name + ": the gain must be a finite non-zero number");

@@ -19,7 +19,8 @@ namespace articula {
 
 /// One scalar property of the model that the optimiser may change. None moves a loop's geometry:
 /// the reverse-mode adjoint's design derivative (ForwardDynamicsAdjoint::weightedResidual) leaves
-/// the constraints' term out.
+/// the constraints' term out, so a joint's position (a link length) is a design parameter on open
+/// trees only (checkProblem).
 struct DesignParameter {
   enum class Target {
     SpringRestLength,   ///< PointSpringDamper::restLength
@@ -29,12 +30,16 @@ struct DesignParameter {
     JointSpringStiffness,
     JointSpringDamping,
     BodyMass,           ///< scales the body's mass and inertia together (density change)
+    /// One coordinate (`component`: 0 x, 1 y, 2 z) of a joint's position in its parent body: a link
+    /// length. The parent's mass properties stay.
+    JointPosition,
   };
   std::string name;  ///< for messages and outputs, e.g. "spring1.rest_length"
   Target target = Target::SpringRestLength;
   int element = 0;   ///< index into the model's pointSprings / jointSprings / bodies
   double initial = 0.0;
   double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
+  int component = 0;  ///< JointPosition: 0, 1, 2 for x, y, z
 };
 
 /// The current value of the parameter in the model, and writing a new one into it. A mass scales
