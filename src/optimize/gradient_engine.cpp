@@ -274,43 +274,17 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
   }
   ++stats.evaluations;  // the sweeps cost about one evaluation of the equations of motion
   for (int d = 0; d < nd; ++d) {
-    const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
-    const double value = b[d], step = centralDifferenceStep(value), up = value + step, down = value - step;
-    writeParameter(model, p, up, problem.model);
-    const double plus = reverse->weightedResidual(t, qPart, vPart, aPart);
-    writeParameter(model, p, down, problem.model);
-    const double minus = reverse->weightedResidual(t, qPart, vPart, aPart);
-    writeParameter(model, p, value, problem.model);
-    localAdjoint[nx + nu + d] = (plus - minus) / (up - down);
+    localAdjoint[nx + nu + d] = designSlope(d, [&] { return reverse->weightedResidual(t, qPart, vPart, aPart); });
     // A joint's position moves the markers and bodies that the running cost measures.
-    if (p.target == DesignParameter::Target::JointPosition && weight[nx] != 0.0 && costs->hasRunning())
-      localAdjoint[nx + nu + d] += weight[nx] * runningDesignSlope(d, t, x, u);
+    if (problem.design[static_cast<std::size_t>(d)].target == DesignParameter::Target::JointPosition &&
+        weight[nx] != 0.0 && costs->hasRunning())
+      localAdjoint[nx + nu + d] += weight[nx] * designSlope(d, [&] { return costs->running(t, x, u); });
   }
-}
-
-double TrajectoryGradient::Impl::runningDesignSlope(int d, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u) {
-  const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
-  const double value = b[d], step = centralDifferenceStep(value), up = value + step, down = value - step;
-  writeParameter(model, p, up, problem.model);
-  const double plus = costs->running(t, x, u);
-  writeParameter(model, p, down, problem.model);
-  const double minus = costs->running(t, x, u);
-  writeParameter(model, p, value, problem.model);
-  return (plus - minus) / (up - down);
 }
 
 void TrajectoryGradient::Impl::addTerminalDesignGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> g) {
   if (!costs->hasTerminal()) return;
-  for (int d : jointPositions) {
-    const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
-    const double value = b[d], step = centralDifferenceStep(value), up = value + step, down = value - step;
-    writeParameter(model, p, up, problem.model);
-    const double plus = terminalCost(x);
-    writeParameter(model, p, down, problem.model);
-    const double minus = terminalCost(x);
-    writeParameter(model, p, value, problem.model);
-    g[d] += (plus - minus) / (up - down);
-  }
+  for (int d : jointPositions) g[d] += designSlope(d, [&] { return terminalCost(x); });
 }
 
 void TrajectoryGradient::Impl::terminalGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> grad) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "articula/core/central_difference.hpp"
 #include "articula/integrate/ode.hpp"
 #include "articula/optimize/trajectory_gradient.hpp"
 #include "cost_evaluator.hpp"
@@ -85,8 +86,18 @@ struct TrajectoryGradient::Impl {
   /// g(design) += dS/dp at the final state for the design parameters the cost depends on (joint
   /// positions move the markers and bodies), by central differences.
   void addTerminalDesignGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> g);
-  /// (h(p + e) - h(p - e)) / 2e for design parameter d at (t, x, u), the running cost's slope.
-  double runningDesignSlope(int d, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u);
+  /// (F(p + e) - F(p - e)) / 2e in design parameter d at its value in b, the model restored after.
+  template <class F>
+  double designSlope(int d, const F& evaluate) {
+    const DesignParameter& p = problem.design[static_cast<std::size_t>(d)];
+    const double value = b[d], step = centralDifferenceStep(value), up = value + step, down = value - step;
+    writeParameter(model, p, up, problem.model);
+    const double plus = evaluate();
+    writeParameter(model, p, down, problem.model);
+    const double minus = evaluate();
+    writeParameter(model, p, value, problem.model);
+    return (plus - minus) / (up - down);
+  }
   /// g(controls) += ubar_c phi_c(t) for every control c.
   void addControlAdjoint(double t, const Eigen::Ref<const Eigen::VectorXd>& ubar, Eigen::Ref<Eigen::VectorXd> g);
   /// G = [dX/db (given, top rows); du/db at t; dp/db] below the given top rows.

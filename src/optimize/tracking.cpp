@@ -28,6 +28,17 @@ double controlValue(const OptimalControlProblem& p, const Eigen::VectorXd& b, st
   return p.controls[c].basis.value(t, b.segment(offset, p.controls[c].basis.size()));
 }
 
+// Appends every control's input at b as a load, a table through gain * factor_c * u_c(t) at the
+// problem's stage times (factor: the plant's actuator gain over the model's).
+void appendInputs(Model& m, const OptimalControlProblem& p, const Eigen::VectorXd& b, const std::vector<double>& factor) {
+  const std::vector<double> times = stageTimes(p);
+  for (std::size_t c = 0; c < p.controls.size(); ++c) {
+    std::vector<double> load;
+    for (double t : times) load.push_back(p.controls[c].gain * factor[c] * controlValue(p, b, c, t));
+    appendControlLoad(m, p.controls[c], TimeFunction::table(times, load));
+  }
+}
+
 const Joint& loopJoint(const OptimalControlProblem& p, const FeedbackLoop& loop) {
   return p.model.joints[static_cast<std::size_t>(p.controls.at(static_cast<std::size_t>(loop.control)).joint)];
 }
@@ -95,14 +106,7 @@ TrackingRun runArchitecture(const std::string& name, Model plant, const OptimalC
     servo.reference = references[l];
     plant.jointSprings.push_back(servo);
   }
-  if (feedforward) {
-    const std::vector<double> times = stageTimes(p);
-    for (std::size_t c = 0; c < p.controls.size(); ++c) {
-      std::vector<double> load;
-      for (double s : times) load.push_back(p.controls[c].gain * gainFactor[c] * controlValue(p, b, c, s));
-      appendControlLoad(plant, p.controls[c], TimeFunction::table(times, load));
-    }
-  }
+  if (feedforward) appendInputs(plant, p, b, gainFactor);
   TrackingRun run;
   run.name = name;
   TrackingSink sink(plant, p, study, &references, run);
@@ -131,12 +135,7 @@ TrackingRun runArchitecture(const std::string& name, Model plant, const OptimalC
 
 Model optimalModel(const OptimalControlProblem& p, const Eigen::VectorXd& b) {
   Model m = designedModel(p, b);
-  const std::vector<double> times = stageTimes(p);
-  for (std::size_t c = 0; c < p.controls.size(); ++c) {
-    std::vector<double> load;
-    for (double t : times) load.push_back(p.controls[c].gain * controlValue(p, b, c, t));
-    appendControlLoad(m, p.controls[c], TimeFunction::table(times, load));
-  }
+  appendInputs(m, p, b, std::vector<double>(p.controls.size(), 1.0));
   return m;
 }
 
