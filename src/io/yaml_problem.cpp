@@ -412,12 +412,12 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   p.model = loadModel(f.modelPath);
   p.formulation = top.text("formulation", "auto");
   if (top.has("formulation")) {
-    bool differentiable = p.formulation == "auto";
+    bool differentiable = p.formulation == "auto" || p.formulation == "absolute";
     for (const FormulationInfo& info : formulations())
       differentiable = differentiable || (info.name == p.formulation && !info.index3);
     if (!differentiable)
       top.fail(top.required("formulation"), "formulation: expected one of the ODE formulations aba, crba, "
-                                            "semi-recursive, reference, dca, hdca (or auto), got '" + p.formulation + "'");
+                                            "semi-recursive, reference, dca, hdca, absolute (or auto), got '" + p.formulation + "'");
   }
   p.threads = top.integer("threads", 1);
   if (p.threads < 1 || p.threads > 1024) top.fail(top.required("threads"), "threads: expected 1 to 1024");

@@ -43,11 +43,23 @@ double CostEvaluator::terminal(double tf, const Eigen::VectorXd& x) {
   return hasTerminal_ ? sum(true, tf, x, nullptr) : 0.0;
 }
 
+void CostEvaluator::useAbsoluteCoordinates(AbsoluteHamiltonianSystem& system) {
+  for (const CostTerm& c : terms_)
+    if (c.kind == CostTerm::Kind::JointPosition || c.kind == CostTerm::Kind::JointVelocity)
+      throw Error("cost term on joint coordinate " + std::to_string(c.coordinate) +
+                  ": the absolute-coordinate formulation has no joint coordinates; use a marker or body term");
+  absolute_ = &system;
+}
+
 double CostEvaluator::sum(bool terminal, double t, const Eigen::VectorXd& x, const Eigen::VectorXd* u) {
-  q_ = x.head(model_.nq);
-  v_ = x.tail(model_.nv);
-  updatePositions(model_, ws_, q_);
-  if (needVelocities_) updateVelocities(model_, ws_, q_, v_);
+  if (absolute_) {
+    absolute_->fillWorkspace(x, ws_);
+  } else {
+    q_ = x.head(model_.nq);
+    v_ = x.tail(model_.nv);
+    updatePositions(model_, ws_, q_);
+    if (needVelocities_) updateVelocities(model_, ws_, q_, v_);
+  }
   double total = 0.0;
   for (std::size_t k = 0; k < terms_.size(); ++k) {
     const CostTerm& c = terms_[k];
@@ -106,8 +118,8 @@ double CostEvaluator::sum(bool terminal, double t, const Eigen::VectorXd& x, con
 }
 
 void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, double scale,
-                                       const ForwardDynamicsAdjoint& at, Eigen::Ref<Eigen::VectorXd> gx,
-                                       Eigen::Ref<Eigen::VectorXd> gu) const {
+                                       const KinematicAdjoint& at, Eigen::Ref<Eigen::VectorXd> qbar,
+                                       Eigen::Ref<Eigen::VectorXd> vbar, Eigen::Ref<Eigen::VectorXd> gu) const {
   if (!hasRunning_) return;
   const int nq = model_.nq;
   for (std::size_t k = 0; k < terms_.size(); ++k) {
@@ -119,14 +131,14 @@ void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const
         const Marker& m = model_.markers[c.marker];
         Vec3 e = at.pointPosition(m.body, m.position);
         for (int i = 0; i < 3; ++i) e[i] -= c.initialTarget ? initialMarker_[k][i] : targetOf(c, i, t, 0.0);
-        at.addPointForce(m.body, m.position, s * e, gx.head(nq));
+        at.addPointForce(m.body, m.position, s * e, qbar);
         break;
       }
       case CostTerm::Kind::MarkerVelocity: {
         const Marker& m = model_.markers[c.marker];
         Vec3 e = at.pointVelocity(m.body, m.position);
         for (int i = 0; i < 3; ++i) e[i] -= targetOf(c, i, t, 0.0);
-        at.addPointVelocityGradient(m.body, m.position, s * e, gx.head(nq), gx.segment(nq, model_.nv));
+        at.addPointVelocityGradient(m.body, m.position, s * e, qbar, vbar);
         break;
       }
       case CostTerm::Kind::BodyAxisAngle: {
@@ -137,20 +149,20 @@ void CostEvaluator::addRunningGradient(double t, const Eigen::VectorXd& x, const
         const double sine = axd.norm(), cosine = a.dot(c.direction), gamma = std::atan2(sine, cosine);
         const double ratio = sine > 1e-12 ? gamma / sine : 1.0 / cosine;  // gamma / s
         const Vec3 grad = s * (ratio * cosine * c.direction.cross(axd) - gamma * sine * c.direction);
-        at.addBodyVectorGradient(c.body, c.axis, grad, gx.head(nq));
+        at.addBodyVectorGradient(c.body, c.axis, grad, qbar);
         break;
       }
       case CostTerm::Kind::BodyVelocity: {
         const Body& b = model_.bodies[static_cast<std::size_t>(c.body)];
-        at.addPointVelocityGradient(c.body, b.com, s * at.pointVelocity(c.body, b.com), gx.head(nq), gx.segment(nq, model_.nv));
-        at.addAngularVelocityGradient(c.body, s * at.angularVelocity(c.body), gx.head(nq), gx.segment(nq, model_.nv));
+        at.addPointVelocityGradient(c.body, b.com, s * at.pointVelocity(c.body, b.com), qbar, vbar);
+        at.addAngularVelocityGradient(c.body, s * at.angularVelocity(c.body), qbar, vbar);
         break;
       }
       case CostTerm::Kind::JointPosition:
-        gx[c.coordinate] += s * (x[c.coordinate] - targetOf(c, 0, t, 0.0));
+        qbar[c.coordinate] += s * (x[c.coordinate] - targetOf(c, 0, t, 0.0));
         break;
       case CostTerm::Kind::JointVelocity:
-        gx[nq + c.coordinate] += s * (x[nq + c.coordinate] - targetOf(c, 0, t, 0.0));
+        vbar[c.coordinate] += s * (x[nq + c.coordinate] - targetOf(c, 0, t, 0.0));
         break;
       case CostTerm::Kind::ControlEffort:
         gu[c.control] += s * effortExcess(c, u[c.control]);

@@ -5,7 +5,8 @@
 
 #include <vector>
 
-#include "articula/dynamics/forward_dynamics_adjoint.hpp"
+#include "articula/dynamics/absolute_hamiltonian_system.hpp"
+#include "articula/dynamics/kinematic_adjoint.hpp"
 #include "articula/kinematics/workspace.hpp"
 #include "articula/optimize/problem.hpp"
 
@@ -22,12 +23,15 @@ class CostEvaluator {
   /// S(x) at the final time tf: the sum of the terminal terms. Never allocates.
   double terminal(double tf, const Eigen::VectorXd& x);
   bool hasRunning() const { return hasRunning_; }
-  /// gx += scale dh/dx and gu += scale dh/du at (t, x, u), for a model whose coordinates have
-  /// their velocities as rates (q_dot = v), with the marker positions and Jacobians of `at`, which
-  /// has just differentiated the dynamics at this x. Never allocates.
+  /// qbar += scale dh/dq, vbar += scale dh/dv and gu += scale dh/du at (t, x, u), with the
+  /// kinematics of `at`, which has just been prepared at this x (x = [q; v] for the joint terms).
+  /// Never allocates.
   void addRunningGradient(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, double scale,
-                          const ForwardDynamicsAdjoint& at, Eigen::Ref<Eigen::VectorXd> gx,
-                          Eigen::Ref<Eigen::VectorXd> gu) const;
+                          const KinematicAdjoint& at, Eigen::Ref<Eigen::VectorXd> qbar,
+                          Eigen::Ref<Eigen::VectorXd> vbar, Eigen::Ref<Eigen::VectorXd> gu) const;
+  /// From now on x is the state of the absolute-coordinate formulation `system`, which gives the
+  /// poses and velocities. Throws articula::Error for a term on joint coordinates.
+  void useAbsoluteCoordinates(AbsoluteHamiltonianSystem& system);
   bool hasTerminal() const { return hasTerminal_; }
 
  private:
@@ -37,6 +41,7 @@ class CostEvaluator {
   std::vector<Vec3> initialMarker_;  // per term: the marker's position at t = 0
   bool needVelocities_ = false, hasRunning_ = false, hasTerminal_ = false;
   Workspace ws_;
+  AbsoluteHamiltonianSystem* absolute_ = nullptr;
   Eigen::VectorXd q_, v_;
 };
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "articula/core/central_difference.hpp"
+#include "articula/dynamics/absolute_hamiltonian_system.hpp"
 #include "articula/dynamics/formulation.hpp"
 #include "articula/dynamics/forward_dynamics_adjoint.hpp"
 #include "articula/dynamics/reference.hpp"
@@ -45,12 +46,22 @@ TrajectoryGradient::Impl::Impl(const OptimalControlProblem& p, const GradientOpt
   buildEquations();
   if (hamiltonian)
     hamiltonian->canonicalState(qv, x0);
+  else if (absolute)
+    absolute->canonicalState(qv, x0);
   else
     x0 = qv;
+  nx = ode->size();
   costs = std::make_unique<detail::CostEvaluator>(model, problem.cost, qv);
+  if (absolute) {
+    costs->useAbsoluteCoordinates(*absolute);
+    qbarAbsolute.resize(absolute->positionSize());
+    vbarAbsolute.resize(absolute->velocitySize());
+  }
   stats.localDerivatives = "central differences";
   if (!options.reverseModeDerivatives) {
     stats.localDerivatives += " (asked for)";
+  } else if (absolute) {
+    stats.localDerivatives = "reverse mode, absolute-coordinate Hamiltonian adjoint (seed 002 section 4.2)";
   } else if (hamiltonian) {
     stats.localDerivatives += " (the Hamiltonian state [q; p] is not differentiated in reverse mode)";
   } else if (const std::string why = ForwardDynamicsAdjoint::unsupported(model); !why.empty()) {
@@ -134,6 +145,10 @@ void TrajectoryGradient::Impl::buildEquations() {
     auto h = std::make_unique<HamiltonianSystem>(model);
     hamiltonian = h.get();
     ode = std::move(h);
+  } else if (problem.formulation == "absolute") {
+    auto a = std::make_unique<AbsoluteHamiltonianSystem>(model);
+    absolute = a.get();
+    ode = std::move(a);
   } else {
     ode = std::make_unique<MultibodySystem>(model, makeFormulation(problem.formulation, model, formulationOptions),
                                             Stabilization::None);
@@ -201,6 +216,16 @@ void TrajectoryGradient::Impl::localDerivatives(double t, const Eigen::VectorXd&
     reverseJacobian(t, x, u);
     return;
   }
+  if (absolute && options.reverseModeDerivatives) {  // row by row: nx + 1 adjoint products
+    unitWeight.setZero();
+    for (int r = 0; r <= nx; ++r) {
+      unitWeight[r] = 1.0;
+      absoluteAdjointProduct(t, x, u, unitWeight);
+      D.row(r) = localAdjoint.transpose();
+      unitWeight[r] = 0.0;
+    }
+    return;
+  }
   xWork = x;
   uWork = u;
   // Column `col` of D: central differences in one input, which set() writes (xWork, uWork or the
@@ -244,6 +269,10 @@ void TrajectoryGradient::Impl::reverseJacobian(double t, const Eigen::VectorXd& 
 
 void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u,
                                                    const Eigen::VectorXd* f, const Eigen::VectorXd& weight) {
+  if (absolute && options.reverseModeDerivatives) {
+    absoluteAdjointProduct(t, x, u, weight);
+    return;
+  }
   if (!reverse) {
     localDerivatives(t, x, u);
     localAdjoint.noalias() = D.transpose() * weight;
@@ -264,7 +293,7 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
   auto xbar = localAdjoint.head(nx);
   const Eigen::VectorXd& w = reverse->accumulate(t, qPart, vPart, aPart, abar, xbar.head(nq), xbar.tail(nv));
   xbar.tail(nv) += weight.head(nq);  // q_dot = v on these joints
-  costs->addRunningGradient(t, x, u, weight[nx], *reverse, xbar, localAdjoint.segment(nx, nu));
+  costs->addRunningGradient(t, x, u, weight[nx], *reverse, xbar.head(nq), xbar.tail(nv), localAdjoint.segment(nx, nu));
   for (int c = 0; c < nu; ++c) {  // a joint control adds to tau_app, a body control is a load on its body
     const ControlInput& control = problem.controls[static_cast<std::size_t>(c)];
     const auto load = static_cast<std::size_t>(controlLoad[static_cast<std::size_t>(c)]);
@@ -280,6 +309,32 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
         weight[nx] != 0.0 && costs->hasRunning())
       localAdjoint[nx + nu + d] += weight[nx] * designSlope(d, [&] { return costs->running(t, x, u); });
   }
+}
+
+void TrajectoryGradient::Impl::absoluteAdjointProduct(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u,
+                                                      const Eigen::VectorXd& weight) {
+  setControls(u);
+  absolute->prepare(t, x);
+  localAdjoint.setZero();
+  qbarAbsolute.setZero();
+  vbarAbsolute.setZero();
+  costs->addRunningGradient(t, x, u, weight[nx], *absolute, qbarAbsolute, vbarAbsolute, localAdjoint.segment(nx, nu));
+  absolute->adjoint(t, weight.head(nx), qbarAbsolute, vbarAbsolute, localAdjoint.head(nx));
+  for (int c = 0; c < nu; ++c) {
+    const ControlInput& control = problem.controls[static_cast<std::size_t>(c)];
+    const auto load = static_cast<std::size_t>(controlLoad[static_cast<std::size_t>(c)]);
+    localAdjoint[nx + c] += control.gain * (control.kind == ControlInput::Kind::JointForce
+                                                ? absolute->loadWeight(model.jointLoads[load])
+                                                : absolute->loadWeight(model.bodyLoads[load]));
+  }
+  ++stats.evaluations;  // about one evaluation of the equations of motion
+  // Design parameters (forces only: masses and joint positions are refused) by differences of
+  // weight^T f, two evaluations each.
+  for (int d = 0; d < nd; ++d)
+    localAdjoint[nx + nu + d] = designSlope(d, [&] {
+      ode->derivative(t, x, fMinus);
+      return weight.head(nx).dot(fMinus);
+    });
 }
 
 void TrajectoryGradient::Impl::addTerminalDesignGradient(const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> g) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "articula/core/central_difference.hpp"
+#include "articula/dynamics/formulation.hpp"
 #include "articula/integrate/ode.hpp"
 #include "articula/optimize/trajectory_gradient.hpp"
 #include "cost_evaluator.hpp"
@@ -20,6 +21,7 @@
 
 namespace articula {
 
+class AbsoluteHamiltonianSystem;
 class ForwardDynamicsAdjoint;
 class HamiltonianSystem;
 
@@ -34,6 +36,8 @@ struct TrajectoryGradient::Impl {
   std::vector<int> controlOffset;  // first coefficient of each control in b
   std::unique_ptr<OdeSystem> ode;  // the equations of motion: [q; v] or, for hdca, [q; p]
   HamiltonianSystem* hamiltonian = nullptr;  // ode, when the state is [q; p]
+  AbsoluteHamiltonianSystem* absolute = nullptr;  // ode, when the state is in absolute coordinates
+  Eigen::VectorXd qbarAbsolute, vbarAbsolute;     // the running cost's gradient in its poses and velocities
   Eigen::VectorXd x0;
   std::unique_ptr<detail::CostEvaluator> costs;
   bool adaptive = false;  // rk45: continuous methods; otherwise the discrete ones
@@ -77,6 +81,9 @@ struct TrajectoryGradient::Impl {
   /// central differences in every state component, control and design parameter.
   void localDerivatives(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u);
   void reverseJacobian(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u);
+  /// localAdjoint = D^T weight for the absolute-coordinate formulation (its own adjoint product).
+  void absoluteAdjointProduct(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u,
+                              const Eigen::VectorXd& weight);
   /// localAdjoint = D^T weight at (t, x, u), where f = f(t, x, u) when known (else nullptr): in
   /// reverse mode when `reverse` is set, else through localDerivatives.
   void localAdjointProduct(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u, const Eigen::VectorXd* f,

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "articula/dynamics/absolute_hamiltonian_system.hpp"
 #include "articula/dynamics/formulation.hpp"
 #include "articula/model/generators.hpp"
 
@@ -139,11 +140,16 @@ void checkProblem(const OptimalControlProblem& p) {
   bool known = false;
   for (const FormulationInfo& f : list)
     if (f.name == p.formulation && !f.index3) known = true;
-  if (!known && p.formulation != "auto")
+  if (!known && p.formulation != "auto" && p.formulation != "absolute")
     throw Error("formulation '" + p.formulation +
                 "' cannot be differentiated here: use one of the ODE formulations aba, crba, semi-recursive, "
-                "reference, dca, the Hamiltonian hdca (or auto)");
-  checkTopology(p.formulation == "auto" ? (m.hasConstraints() ? "reference" : "aba") : p.formulation, m);
+                "reference, dca, the Hamiltonian hdca, the absolute-coordinate Hamiltonian absolute (or auto)");
+  if (p.formulation == "absolute") {
+    if (const std::string why = AbsoluteHamiltonianSystem::unsupported(m); !why.empty())
+      throw Error("formulation 'absolute' cannot run this model: " + why);
+  } else {
+    checkTopology(p.formulation == "auto" ? (m.hasConstraints() ? "reference" : "aba") : p.formulation, m);
+  }
   if (p.integrator != "euler" && p.integrator != "heun" && p.integrator != "rk4" && p.integrator != "rk45")
     throw Error("integrator '" + p.integrator + "' has no adjoint here: use euler, heun, rk4 (discrete) or rk45 (continuous)");
   if (p.integrator == "rk45" && !(p.rtol > 0.0 && p.atol > 0.0)) throw Error("rk45 needs positive rtol and atol");
@@ -161,7 +167,9 @@ void checkProblem(const OptimalControlProblem& p) {
       throw Error("design parameter " + d.name + ": a mass needs a positive lower bound");
     // HDCA, DCA and HADCA keep the bodies' central inertias from their construction
     // (dynamics/handle_assembly).
-    if (d.target == DesignParameter::Target::BodyMass && (p.formulation == "hdca" || p.formulation == "dca"))
+    // The absolute-coordinate formulation keeps M^-1 from its construction too.
+    if (d.target == DesignParameter::Target::BodyMass &&
+        (p.formulation == "hdca" || p.formulation == "dca" || p.formulation == "absolute"))
       throw Error("design parameter " + d.name + ": masses cannot be design parameters with " + p.formulation +
                   "; use another formulation");
   }
@@ -169,6 +177,9 @@ void checkProblem(const OptimalControlProblem& p) {
     if (d.target != DesignParameter::Target::JointPosition) continue;
     // The initial assembly is done once and the constraints' design derivative is left out, so a
     // joint that may carry a loop does not move; nor may a target that is the model's own start.
+    if (p.formulation == "absolute")
+      throw Error("design parameter " + d.name + ": joint positions are not design parameters of the "
+                  "absolute-coordinate formulation (its constraint frames are fixed at construction)");
     if (m.hasConstraints())
       throw Error("design parameter " + d.name + ": joint positions are design parameters of open trees only "
                   "(they would move the loops' geometry)");

@@ -141,7 +141,9 @@ Model optimalModel(const OptimalControlProblem& p, const Eigen::VectorXd& b) {
 
 SimulationOptions simulationOptions(const OptimalControlProblem& p) {
   SimulationOptions so;
-  so.formulation = p.formulation;
+  // The absolute-coordinate formulation is an optimisation formulation only (its state has no
+  // joint coordinates to write): its runs are written by the tree formulations.
+  so.formulation = p.formulation == "absolute" ? "auto" : p.formulation;
   so.integrator = p.integrator;
   so.integratorOptions.dt = p.dt;
   so.integratorOptions.rtol = p.rtol;

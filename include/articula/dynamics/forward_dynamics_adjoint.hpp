@@ -47,13 +47,14 @@
 
 #include "articula/dynamics/formulation.hpp"
 #include "articula/dynamics/handle_assembly.hpp"
+#include "articula/dynamics/kinematic_adjoint.hpp"
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
 
 class ConstraintAdjoint;
 
-class ForwardDynamicsAdjoint {
+class ForwardDynamicsAdjoint final : public KinematicAdjoint {
  public:
   /// How w = M^-1 abar is solved: by the articulated-body passes (serial), or on the assembly
   /// tree by the divide-and-conquer algorithm's handle equations with options.threads threads
@@ -85,22 +86,22 @@ class ForwardDynamicsAdjoint {
   /// After `accumulate`, at its q: the world position of point p (body coordinates) of `body`, and
   /// qbar += J^T f, the gradient in q of f . r (r the point's world position, f fixed in world
   /// axes), from the poses and joint axes that `accumulate` computed.
-  Vec3 pointPosition(int body, const Vec3& p) const;
-  void addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const;
+  Vec3 pointPosition(int body, const Vec3& p) const override;
+  void addPointForce(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar) const override;
   /// After `accumulate`, at its (q, v): the world velocity of point p of `body`, and the gradient
   /// of f . v_P (f fixed in world axes): qbar += d/dq (turning the subtree moves the point and
   /// turns the velocities of the joints after the one turned), vbar += J^T f.
-  Vec3 pointVelocity(int body, const Vec3& p) const;
+  Vec3 pointVelocity(int body, const Vec3& p) const override;
   void addPointVelocityGradient(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar,
-                                Eigen::Ref<Eigen::VectorXd> vbar) const;
+                                Eigen::Ref<Eigen::VectorXd> vbar) const override;
   /// After `accumulate`: the body's rotation (body to world) and angular velocity (world axes); the
   /// gradient of g . omega (g fixed in world axes): qbar += d/dq (the joints after a turned one
   /// turn with it), vbar += d/dv; and the gradient in q of g . (R a) for a body-fixed vector a.
-  Mat3 bodyRotation(int body) const;
-  Vec3 angularVelocity(int body) const;
+  Mat3 bodyRotation(int body) const override;
+  Vec3 angularVelocity(int body) const override;
   void addAngularVelocityGradient(int body, const Vec3& g, Eigen::Ref<Eigen::VectorXd> qbar,
-                                  Eigen::Ref<Eigen::VectorXd> vbar) const;
-  void addBodyVectorGradient(int body, const Vec3& a, const Vec3& g, Eigen::Ref<Eigen::VectorXd> qbar) const;
+                                  Eigen::Ref<Eigen::VectorXd> vbar) const override;
+  void addBodyVectorGradient(int body, const Vec3& a, const Vec3& g, Eigen::Ref<Eigen::VectorXd> qbar) const override;
 
   /// w^T (tau_app(q, v) - ID(q, v, vdot)) at time t with the weights of the last `accumulate` and
   /// the model's parameters as they are now: its derivative in a model parameter (a mass, a

@@ -103,7 +103,8 @@ struct CostTerm {
 
 struct OptimalControlProblem {
   Model model;
-  /// An ODE formulation (formulations() list), or the Hamiltonian "hdca" (state [q; p]).
+  /// An ODE formulation (formulations() list), the Hamiltonian "hdca" (state [q; p]) or the
+  /// absolute-coordinate Hamiltonian "absolute" (state [r, e; p*], dynamics/absolute_hamiltonian_system.hpp).
   std::string formulation = "auto";
   /// OpenMP threads of the divide-and-conquer formulation (dca) and of its adjoint (HADCA); the
   /// results do not depend on it.
