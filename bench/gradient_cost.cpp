@@ -10,6 +10,8 @@
 //  3. (`--hadca`) seed 002 chapter 6's benchmark: one gradient with N = 4 ... 512 on 1 and 2
 //     threads by the divide-and-conquer formulation and adjoint (HADCA), next to the
 //     articulated-body one.
+//  4. (`--absolute`) the same problem in absolute coordinates (formulation absolute, seed 002
+//     section 4.2): forward run and adjoint gradient next to the articulated-body ones.
 // Medians of 5 runs, all in one process; `make bench-gradient` builds and runs it.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,6 +94,26 @@ int main(int argc, char** argv) {
     const Eigen::VectorXd b = Eigen::VectorXd::Constant(20, 0.5);
     Eigen::VectorXd g;
     for (int k = 0; k < 20; ++k) tg.gradient(b, g, GradientMethod::Adjoint);
+    return 0;
+  }
+  if (argc == 2 && std::string(argv[1]) == "--absolute") {  // seed 002 section 4.2: absolute coordinates
+    std::printf("4. cart + (N-1)-link pendulum, 1 s at dt 1e-3 (rk4), P = 20: one forward run and one adjoint gradient (s)\n"
+                "   with the articulated-body formulation (reverse mode) and in absolute coordinates (its own adjoint)\n");
+    std::printf("%6s %11s %11s %11s %11s %13s %13s\n", "N", "aba fwd", "aba grad", "abs fwd", "abs grad", "abs grad/fwd",
+                "abs/aba grad");
+    for (int N : {4, 8, 16, 32}) {
+      OptimalControlProblem p = problem(N - 1, 20, 1.0, 1e-3);
+      const Eigen::VectorXd b = Eigen::VectorXd::Constant(20, 0.5);
+      Eigen::VectorXd g;
+      double t[4];
+      for (int variant = 0; variant < 2; ++variant) {
+        p.formulation = variant == 0 ? "aba" : "absolute";
+        TrajectoryGradient tg(p);
+        t[2 * variant] = median([&] { tg.cost(b); }, 3);
+        t[2 * variant + 1] = median([&] { tg.gradient(b, g, GradientMethod::Adjoint); }, 3);
+      }
+      std::printf("%6d %11.4g %11.4g %11.4g %11.4g %13.2f %13.1f\n", N, t[0], t[1], t[2], t[3], t[3] / t[2], t[3] / t[1]);
+    }
     return 0;
   }
   if (argc == 2 && std::string(argv[1]) == "--hadca") {  // seed 002 chapter 6: the divide-and-conquer adjoint

@@ -47,7 +47,7 @@ void AbsoluteHamiltonianSystem::adjoint(double t, const Eigen::VectorXd& xdotBar
     addStateGradient(a, b, power, absolute::pairOf(a, b, pbar_), 1.0, qbar, vbar_);
   });
   for (const ConstraintBlock& b : blocks_) {
-    const Eigen::Index rows = b.D.cols();
+    const Eigen::Index rows = b.rows();
     const auto sigma = sigma_.segment(b.row, rows);
     const PairVelocity<double> w = absolute::pairOf(b.a, b.b, pbar_);
     addStateGradient(b.a, b.b, [&](const auto& A, const auto& B, const auto& u) {
@@ -61,7 +61,7 @@ void AbsoluteHamiltonianSystem::adjoint(double t, const Eigen::VectorXd& xdotBar
   saddleSolve(vbar_, sigmabar_, yv_, ysigma_);
   xbar.tail(6 * n_) = yv_;
   for (const ConstraintBlock& b : blocks_) {
-    const Eigen::Index rows = b.D.cols();
+    const Eigen::Index rows = b.rows();
     const auto sigma = sigma_.segment(b.row, rows);
     const auto ys = ysigma_.segment(b.row, rows);
     const PairVelocity<double> wy = absolute::pairOf(b.a, b.b, yv_), wv = absolute::pairOf(b.a, b.b, v_);
@@ -85,9 +85,10 @@ double AbsoluteHamiltonianSystem::loadWeight(const BodyLoad& load) const {
 double AbsoluteHamiltonianSystem::loadWeight(const JointLoad& load) const {
   const JointCoordinate& c = coordinates_[static_cast<std::size_t>(coordinateOf(load.joint, load.dof))];
   const int parent = model_.joints[static_cast<std::size_t>(load.joint)].parent;
-  return c.s.dot(absolute::relativeTwist<double>(poses_[static_cast<std::size_t>(parent)],
-                                                 poses_[static_cast<std::size_t>(load.joint)], Mat3::Identity(),
-                                                 c.originB, absolute::pairOf(parent, load.joint, pbar_)));
+  const Pose& A = poses_[static_cast<std::size_t>(parent)];
+  const Pose& B = poses_[static_cast<std::size_t>(load.joint)];
+  return absolute::coordinateAxis<double>(A, B, c).dot(
+      absolute::relativeTwist<double>(A, B, Mat3::Identity(), c.originB, absolute::pairOf(parent, load.joint, pbar_)));
 }
 
 Vec3 AbsoluteHamiltonianSystem::pointPosition(int body, const Vec3& p) const {

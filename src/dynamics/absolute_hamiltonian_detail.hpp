@@ -26,18 +26,41 @@ double valueOf(const Eigen::AutoDiffScalar<D>& x) {
 template <class T>
 using BlockRows = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, 6, 1>;
 
-/// A constraint block's rows D^T twist under the test velocity w (their C w).
+/// A constraint block's rows under the test velocity w (their C w): D^T twist, and for a
+/// universal joint n . (relative angular velocity), n = (Q a) x b in B's axes.
 template <class T>
 BlockRows<T> blockTwist(const BodyState<T>& A, const BodyState<T>& B,
                         const AbsoluteHamiltonianSystem::ConstraintBlock& b, const PairVelocity<T>& w) {
-  return b.D.transpose().cast<T>() * relativeTwist(A, B, b.axesB, b.originB, w);
+  const Eigen::Matrix<T, 6, 1> twist = relativeTwist(A, B, b.axesB, b.originB, w);
+  BlockRows<T> rows(b.rows());
+  rows.head(b.D.cols()) = b.D.transpose().cast<T>() * twist;
+  if (b.turning) {
+    const V3<T> n = (B.R.transpose() * (A.R * cast3<T>(b.turningA))).cross(cast3<T>(b.turningB));
+    rows[b.D.cols()] = n.dot(twist.template head<3>());
+  }
+  return rows;
 }
 /// Their time derivative at fixed w (C-dot w).
 template <class T>
 BlockRows<T> blockRate(const BodyState<T>& A, const BodyState<T>& B, const AbsoluteHamiltonianSystem::ConstraintBlock& b,
                        const PairVelocity<T>& w) {
-  return b.D.transpose().cast<T>() * relativeTwistRate(A, B, b.axesB, b.originB, w);
+  const Eigen::Matrix<T, 6, 1> rate = relativeTwistRate(A, B, b.axesB, b.originB, w);
+  BlockRows<T> rows(b.rows());
+  rows.head(b.D.cols()) = b.D.transpose().cast<T>() * rate;
+  if (b.turning) {
+    const V3<T> a = cast3<T>(b.turningA), bB = cast3<T>(b.turningB);
+    const V3<T> Qa = B.R.transpose() * (A.R * a);
+    const V3<T> QaRate = -B.w.cross(Qa) + B.R.transpose() * (A.R * A.w.cross(a));  // as in relativeTwistRate
+    const Eigen::Matrix<T, 6, 1> twist = relativeTwist(A, B, b.axesB, b.originB, w);
+    rows[b.D.cols()] = QaRate.cross(bB).dot(twist.template head<3>()) + Qa.cross(bB).dot(rate.template head<3>());
+  }
+  return rows;
 }
+
+/// The rows of a block as a matrix acting on [uA; aA; uB; aB].
+inline Eigen::Matrix<double, Eigen::Dynamic, 12, 0, 6, 12> blockMatrix(const BodyState<double>& A,
+                                                                      const BodyState<double>& B,
+                                                                      const AbsoluteHamiltonianSystem::ConstraintBlock& b);
 
 /// Column k of a linear map of the test velocity: w = unit vector k.
 inline PairVelocity<double> unitVelocity(int k) {
@@ -46,12 +69,12 @@ inline PairVelocity<double> unitVelocity(int k) {
   return w;
 }
 
-/// The relative twist of a block's frame as a 6 x 12 matrix acting on [uA; aA; uB; aB].
-inline Eigen::Matrix<double, 6, 12> twistColumns(const BodyState<double>& A, const BodyState<double>& B,
-                                                 const AbsoluteHamiltonianSystem::ConstraintBlock& b) {
-  Eigen::Matrix<double, 6, 12> T;
-  for (int k = 0; k < 12; ++k) T.col(k) = relativeTwist(A, B, b.axesB, b.originB, unitVelocity(k));
-  return T;
+inline Eigen::Matrix<double, Eigen::Dynamic, 12, 0, 6, 12> blockMatrix(const BodyState<double>& A,
+                                                                      const BodyState<double>& B,
+                                                                      const AbsoluteHamiltonianSystem::ConstraintBlock& b) {
+  Eigen::Matrix<double, Eigen::Dynamic, 12, 0, 6, 12> C(b.rows(), 12);
+  for (int k = 0; k < 12; ++k) C.col(k) = blockTwist(A, B, b, unitVelocity(k));
+  return C;
 }
 
 /// e-dot = e (x) (0, w) / 2 for Euler parameters e = (e0, eps) and body-axis angular velocity w.
@@ -82,6 +105,31 @@ PairVelocity<T> castPair(const PairVelocity<double>& w) {
   return {w.uA.cast<T>(), w.aA.cast<T>(), w.uB.cast<T>(), w.aB.cast<T>()};
 }
 
+/// The motion-subspace column of a joint coordinate in the child's axes: constant, except for a
+/// universal joint's first angle, whose axis a is fixed in the parent (Q a in the child's axes;
+/// with a perpendicular to b the two columns are orthonormal, so the rates are their projections).
+template <class T>
+Eigen::Matrix<T, 6, 1> coordinateAxis(const BodyState<T>& A, const BodyState<T>& B,
+                                      const AbsoluteHamiltonianSystem::JointCoordinate& c) {
+  Eigen::Matrix<T, 6, 1> s = c.s.cast<T>();
+  if (c.universal && c.dof == 0) s.template head<3>() = B.R.transpose() * (A.R * cast3<T>(Vec3(c.axesA * c.axis)));
+  return s;
+}
+
+/// The coordinate's value: a revolute angle, a prismatic displacement, or a universal joint's
+/// angles from the relative rotation Rot(a, q1) Rot(b, q2) written in the axes (a, b, a x b),
+/// where it reads [[c2, 0, s2], [s1 s2, c1, -s1 c2], [-c1 s2, s1, c1 c2]] (|q2| < pi / 2).
+template <class T>
+T coordinateValue(const BodyState<T>& A, const BodyState<T>& B, const AbsoluteHamiltonianSystem::JointCoordinate& c) {
+  const Mat3 I = Mat3::Identity();
+  if (!c.angle) return prismaticDisplacement(A, B, c.axesA, c.originA, c.originB, c.axis);
+  if (!c.universal) return revoluteAngle(A, B, c.axesA, I, c.axis);
+  Mat3 F;
+  F << c.axis, c.axis2, c.axis.cross(c.axis2);
+  const M3<T> M = F.transpose().cast<T>() * (c.axesA.transpose().cast<T>() * A.R.transpose() * B.R) * F.cast<T>();
+  return c.dof == 0 ? angleOf(M(2, 1), M(1, 1)) : angleOf(M(0, 2), M(0, 0));
+}
+
 }  // namespace absolute
 
 template <class F>
@@ -105,13 +153,12 @@ void AbsoluteHamiltonianSystem::forEachElement(double t, const F& f) const {
     const int parent = model_.joints[static_cast<std::size_t>(c.joint)].parent;
     f(parent, c.joint, [&](const auto& A, const auto& B, const auto& w) {
       using T = typename std::decay_t<decltype(A.r)>::Scalar;
-      const Eigen::Matrix<T, 6, 1> s = c.s.cast<T>();
+      const Eigen::Matrix<T, 6, 1> s = absolute::coordinateAxis(A, B, c);
       const Mat3 I = Mat3::Identity();
       const T rate = s.dot(absolute::relativeTwist(A, B, I, c.originB, PairVelocity<T>{A.rdot, A.w, B.rdot, B.w}));
       T tau(0.0);
       if (!c.springs.empty()) {
-        const T coordinate = c.angle ? absolute::revoluteAngle(A, B, c.axesA, I, c.axis)
-                                     : absolute::prismaticDisplacement(A, B, c.axesA, c.originA, c.originB, c.axis);
+        const T coordinate = absolute::coordinateValue(A, B, c);
         for (int k : c.springs) {
           const JointSpringDamper& spring = model_.jointSprings[static_cast<std::size_t>(k)];
           T deflection = coordinate - spring.rest(t);

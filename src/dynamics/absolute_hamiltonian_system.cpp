@@ -22,8 +22,8 @@ std::string AbsoluteHamiltonianSystem::unsupported(const Model& model) {
       return "body '" + b.name + "' has no positive mass and positive definite inertia (the absolute-coordinate "
              "mass matrix must be invertible)";
     const Joint& j = model.joints[static_cast<std::size_t>(i)];
-    if (j.type == JointType::Universal)
-      return "joint '" + j.name + "' is universal (its constraint directions turn with the joint)";
+    if (j.type == JointType::Universal && std::abs(j.axis.normalized().dot(j.axis2.normalized())) > 1e-9)
+      return "universal joint '" + j.name + "' has axes that are not perpendicular";
   }
   for (const LoopConstraint& l : model.loops)
     if (l.type == LoopConstraint::Type::Distance) return "loop '" + l.name + "' is a distance constraint";
@@ -32,9 +32,11 @@ std::string AbsoluteHamiltonianSystem::unsupported(const Model& model) {
   if (!model.jointLimits.empty()) return "joint limit '" + model.jointLimits.front().name + "'";
   const auto scalarJoint = [&](int joint, const std::string& name) -> std::string {
     const JointType t = model.joints[static_cast<std::size_t>(joint)].type;
-    if (t == JointType::Revolute || t == JointType::Prismatic || t == JointType::Cylindrical) return {};
+    if (t == JointType::Revolute || t == JointType::Prismatic || t == JointType::Cylindrical ||
+        t == JointType::Universal)
+      return {};
     return "'" + name + "' acts on joint '" + model.joints[static_cast<std::size_t>(joint)].name +
-           "', which is not revolute, prismatic or cylindrical";
+           "', which is not revolute, prismatic, cylindrical or universal";
   };
   for (const JointSpringDamper& s : model.jointSprings)
     if (auto why = scalarJoint(s.joint, s.name); !why.empty()) return why;
@@ -54,8 +56,8 @@ AbsoluteHamiltonianSystem::AbsoluteHamiltonianSystem(const Model& model) : model
   for (int i = 1; i <= n_; ++i) rhoCom_[static_cast<std::size_t>(i)] = -model.bodies[static_cast<std::size_t>(i)].com;
   const auto addBlock = [&](ConstraintBlock block) {
     block.row = m_;
-    m_ += static_cast<int>(block.D.cols());
-    if (block.D.cols() > 0) blocks_.push_back(std::move(block));
+    m_ += block.rows();
+    if (block.rows() > 0) blocks_.push_back(std::move(block));
   };
   JointKinematics jk;
   Eigen::VectorXd q0(7), v0 = Eigen::VectorXd::Zero(6);
@@ -74,21 +76,29 @@ AbsoluteHamiltonianSystem::AbsoluteHamiltonianSystem(const Model& model) : model
     // axes; the subspace's span is constant there for every joint type covered).
     if (j.nv == 0) {
       b.D = Eigen::Matrix<double, 6, 6>::Identity();
+    } else if (j.type == JointType::Universal) {  // the child's origin stays; one angular row turns
+      b.D = Eigen::Matrix<double, 6, 6>::Identity().rightCols(3);
+      b.turning = true;
+      b.turningA = b.axesA * j.axis.normalized();
+      b.turningB = j.axis2.normalized();
     } else {
       Eigen::JacobiSVD<Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>> svd(jk.S, Eigen::ComputeFullU);
       b.D = svd.matrixU().rightCols(6 - j.nv);
     }
-    if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Cylindrical)
+    if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Cylindrical ||
+        j.type == JointType::Universal)
       for (int k = 0; k < j.nv; ++k) {
         JointCoordinate c;
         c.joint = i;
         c.dof = k;
-        c.angle = j.type == JointType::Revolute || (j.type == JointType::Cylindrical && k == 0);
+        c.angle = j.type != JointType::Prismatic && !(j.type == JointType::Cylindrical && k == 1);
+        c.universal = j.type == JointType::Universal;
+        c.axis2 = j.axis2.normalized();
         c.s = jk.S.col(k);
         c.axesA = b.axesA;
         c.originA = b.originA;
         c.originB = b.originB;
-        c.axis = j.axis;
+        c.axis = c.universal ? j.axis.normalized() : j.axis;
         coordinates_.push_back(std::move(c));
       }
     addBlock(std::move(b));
@@ -175,11 +185,10 @@ void AbsoluteHamiltonianSystem::applyInverseMass(Eigen::Ref<Eigen::VectorXd> x) 
 
 void AbsoluteHamiltonianSystem::buildConstraints() {
   for (const ConstraintBlock& b : blocks_) {
-    const Eigen::Matrix<double, 6, 12> T = absolute::twistColumns(poses_[static_cast<std::size_t>(b.a)],
-                                                                  poses_[static_cast<std::size_t>(b.b)], b);
-    const auto rows = b.D.cols();
-    if (b.a > 0) C_.block(b.row, 6 * (b.a - 1), rows, 6).noalias() = b.D.transpose() * T.leftCols<6>();
-    C_.block(b.row, 6 * (b.b - 1), rows, 6).noalias() = b.D.transpose() * T.rightCols<6>();
+    const auto Cb =
+        absolute::blockMatrix(poses_[static_cast<std::size_t>(b.a)], poses_[static_cast<std::size_t>(b.b)], b);
+    if (b.a > 0) C_.block(b.row, 6 * (b.a - 1), b.rows(), 6) = Cb.leftCols<6>();
+    C_.block(b.row, 6 * (b.b - 1), b.rows(), 6) = Cb.rightCols<6>();
   }
   // P = C M^-1 C^T, the Schur complement of (3.14a)'s leading matrix
   minvCt_ = C_.transpose();
@@ -235,7 +244,7 @@ void AbsoluteHamiltonianSystem::derivative(double t, const Eigen::VectorXd& x, E
   forEachElement(t, [&](int a, int b, const auto& power) { addGeneralisedForce(a, b, power, pdot); });
   // C-dot^T sigma: the gradient in the test velocity of sigma^T D^T (d/dt twist)
   for (const ConstraintBlock& b : blocks_) {
-    const auto sigma = sigma_.segment(b.row, b.D.cols());
+    const auto sigma = sigma_.segment(b.row, b.rows());
     addGeneralisedForce(b.a, b.b, [&](const auto& A, const auto& B, const auto& w) {
       return absolute::blockRate(A, B, b, w).dot(sigma.template cast<typename std::decay_t<decltype(A.r)>::Scalar>());
     }, pdot);
@@ -286,7 +295,9 @@ double AbsoluteHamiltonianSystem::positionViolation(const Eigen::VectorXd& x) {
     Vec6 error;
     error.head<3>() = 0.5 * Vec3(Rrel(2, 1) - Rrel(1, 2), Rrel(0, 2) - Rrel(2, 0), Rrel(1, 0) - Rrel(0, 1));
     error.tail<3>() = RB.transpose() * (B.r + B.R * b.originB - A.r - A.R * b.originA);
-    worst = std::max(worst, (b.D.transpose() * error).cwiseAbs().maxCoeff());
+    if (b.D.cols() > 0) worst = std::max(worst, (b.D.transpose() * error).cwiseAbs().maxCoeff());
+    if (b.turning)  // a universal joint's axes a (parent) and b (child) perpendicular
+      worst = std::max(worst, std::abs((A.R * b.turningA).dot(B.R * b.turningB)));
   }
   return worst;
 }

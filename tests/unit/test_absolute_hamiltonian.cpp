@@ -23,8 +23,8 @@ namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests
 // right-hand side wherever it is evaluated.
 Model coveredTree(unsigned seed) {
   const std::vector<JointType> types = {JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical,
-                                        JointType::Spherical, JointType::Planar,    JointType::Free,
-                                        JointType::Fixed};
+                                        JointType::Universal, JointType::Spherical, JointType::Planar,
+                                        JointType::Free,      JointType::Fixed};
   ModelBuilder b = test_models::randomTreeOf(8, seed, types);
   const Model bare = b.build();
   std::mt19937 gen(seed + 17);
@@ -32,7 +32,9 @@ Model coveredTree(unsigned seed) {
   auto vec = [&] { return Vec3(u(gen), u(gen), u(gen)); };
   for (int i = 1; i <= bare.bodyCount(); ++i) {
     const Joint& j = bare.joints[static_cast<std::size_t>(i)];
-    if (j.type != JointType::Revolute && j.type != JointType::Prismatic && j.type != JointType::Cylindrical) continue;
+    if (j.type != JointType::Revolute && j.type != JointType::Prismatic && j.type != JointType::Cylindrical &&
+        j.type != JointType::Universal)
+      continue;
     JointSpringSpec s;
     s.name = "spring_" + j.name, s.joint = j.name, s.dof = i % j.nv;
     s.stiffness = 20.0 + 10.0 * u(gen), s.damping = 1.0 + u(gen), s.restPosition = 0.3 * u(gen);
@@ -86,7 +88,7 @@ TEST(AbsoluteHamiltonian, AdjointProductIsTheTransposedDerivativeOfTheRightHandS
   for (unsigned seed : {1u, 2u, 3u}) {
     const Model m = coveredTree(seed);
     AbsoluteHamiltonianSystem system(m);
-    EXPECT_EQ(system.constraintRows(), 5 + 3 + [&] {
+    EXPECT_EQ(system.constraintRows(), 5 + 3 + [&] {  // the loops, then 6 - dofs per joint
       int rows = 0;
       for (int i = 1; i <= m.bodyCount(); ++i) rows += 6 - m.joints[static_cast<std::size_t>(i)].nv;
       return rows;
@@ -127,9 +129,10 @@ TEST(AbsoluteHamiltonian, AdjointProductIsTheTransposedDerivativeOfTheRightHandS
 // With sigma(0) = 0 and a tree whose joint constraints hold at the start, the motion is the
 // articulated-body algorithm's: one second of rk4 at 1 ms on a random tree without loops.
 TEST(AbsoluteHamiltonian, MovesAsTheArticulatedBodyAlgorithm) {
-  const std::vector<JointType> types = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical,
-                                        JointType::Spherical, JointType::Planar, JointType::Free};
-  const Model m = test_models::randomTreeOf(6, 5, types).build();
+  const std::vector<JointType> types = {JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical,
+                                        JointType::Universal, JointType::Spherical, JointType::Planar,
+                                        JointType::Free};
+  const Model m = test_models::randomTreeOf(7, 5, types).build();
   AbsoluteHamiltonianSystem system(m);
   Eigen::VectorXd qv(m.nq + m.nv), x;
   qv << m.q0, m.v0;
@@ -164,12 +167,64 @@ TEST(AbsoluteHamiltonian, MovesAsTheArticulatedBodyAlgorithm) {
 }
 
 TEST(AbsoluteHamiltonian, RefusesWhatItDoesNotCover) {
-  const Model universal = test_models::randomTreeOf(3, 1, {JointType::Universal}).build();
+  ModelBuilder b = test_models::randomTreeOf(3, 1, {JointType::Revolute});
+  LoopSpec distance;
+  distance.name = "rod", distance.type = LoopConstraint::Type::Distance, distance.bodyA = "b0", distance.bodyB = "b2";
+  distance.distance = 0.5;
+  b.addLoop(distance);
   try {
-    AbsoluteHamiltonianSystem s(universal);
-    FAIL() << "a universal joint was accepted";
+    AbsoluteHamiltonianSystem s(b.build());
+    FAIL() << "a distance loop was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("universal"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("loop 'rod' is a distance constraint"), std::string::npos) << e.what();
+  }
+}
+
+// A universal joint's two angles as the formulation reads them back from the bodies' poses.
+TEST(AbsoluteHamiltonian, ReadsUniversalJointAnglesFromThePoses) {
+  ModelBuilder b = test_models::randomTreeOf(2, 3, {JointType::Universal});
+  const Model bare = b.build();
+  for (int i = 1; i <= 2; ++i) {
+    const Joint& j = bare.joints[static_cast<std::size_t>(i)];
+    for (int k = 0; k < 2; ++k) {
+      JointSpringSpec s;
+      s.name = j.name + "_" + std::to_string(k), s.joint = j.name, s.dof = k, s.stiffness = 10.0;
+      b.addJointSpring(s);
+    }
+  }
+  const Model m = b.build();
+  AbsoluteHamiltonianSystem system(m);
+  Eigen::VectorXd qv(m.nq + m.nv), x, xdot(system.size());
+  qv << m.q0, Eigen::VectorXd::Zero(m.nv);
+  system.canonicalState(qv, x);
+  system.derivative(0.0, x, xdot);
+  // At rest with sigma = 0 the momentum rates are the applied forces; their power under the joint
+  // rates' unit motions is minus the springs' torques k q (gravity's too, which the second state
+  // with zero stiffness removes).
+  Model noSprings = m;
+  for (auto& s : noSprings.jointSprings) s.stiffness = 0.0;
+  AbsoluteHamiltonianSystem bare2(noSprings);
+  Eigen::VectorXd xdot0(system.size());
+  bare2.derivative(0.0, x, xdot0);
+  const Eigen::VectorXd springs = (xdot - xdot0).tail(system.velocitySize());
+  Workspace ws(m);
+  updatePositions(m, ws, m.q0);
+  for (int i = 1; i <= 2; ++i) {
+    const Joint& j = m.joints[static_cast<std::size_t>(i)];
+    for (int k = 0; k < 2; ++k) {
+      // The generalised force on coordinate k is the power of the body forces under the body
+      // velocities of a unit rate of that coordinate: dq_k = 1 moves the joint's child subtree.
+      Eigen::VectorXd v = Eigen::VectorXd::Zero(m.nv);
+      v[j.iv + k] = 1.0;
+      updateVelocities(m, ws, m.q0, v);
+      double power = 0.0;
+      for (int body = 1; body <= 2; ++body) {
+        const Vec3& c = m.bodies[static_cast<std::size_t>(body)].com;
+        power += springs.segment<3>(6 * (body - 1)).dot(pointVelocity(ws, body, c)) +
+                 springs.segment<3>(6 * (body - 1) + 3).dot(ws.v[static_cast<std::size_t>(body)].ang);
+      }
+      EXPECT_NEAR(power, -10.0 * m.q0[j.iq + k], 1e-12) << j.name << " angle " << k;
+    }
   }
 }
 

@@ -19,9 +19,9 @@
 // forward-mode automatic differentiation of each element over its two bodies' states.
 //
 // What it covers (unsupported() says what it does not): joints fixed, revolute, prismatic,
-// cylindrical, planar, spherical and free, ball/revolute/weld loop closures, gravity, linear
-// spring-dampers between points, spring-dampers, Coulomb friction and loads on revolute,
-// prismatic and cylindrical coordinates, and loads on bodies. Every body needs a positive mass and
+// cylindrical, universal (perpendicular axes), planar, spherical and free, ball/revolute/weld loop
+// closures, gravity, linear spring-dampers between points, spring-dampers, Coulomb friction and
+// loads on revolute, prismatic, cylindrical and universal coordinates, and loads on bodies. Every body needs a positive mass and
 // a positive definite central inertia (M must be invertible, section 3.2.2).
 #pragma once
 
@@ -97,17 +97,25 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
   /// A block of constraint rows D^T (twist) of frame F on body b relative to body a (section 3.3:
   /// D spans the directions the joint forbids, in F's axes, rows [angular; linear]); frame A
   /// (on body a) is where F should be, for positionViolation.
+  /// A universal joint adds one row that turns with the joint: its axes a (fixed in the parent)
+  /// and b (fixed in the child) stay perpendicular, so the relative angular velocity has no part
+  /// along n = a x b (`turning`, with a in A's axes and b in frame B's).
   struct ConstraintBlock {
     int a = 0, b = 0, row = 0;
     Mat3 axesA, axesB;    ///< frame axes in body axes
     Vec3 originA, originB;  ///< frame origins from the bodies' centres of mass, body axes
     Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6> D;
+    bool turning = false;
+    Vec3 turningA = Vec3::Zero(), turningB = Vec3::Zero();
+    int rows() const { return static_cast<int>(D.cols()) + (turning ? 1 : 0); }
   };
   /// A scalar joint coordinate that force elements act on: a revolute angle or a prismatic
   /// displacement of a tree joint (a cylindrical joint has one of each), with the elements on it.
   struct JointCoordinate {
     int joint = 0, dof = 0;
     bool angle = true;
+    bool universal = false;   ///< one of a universal joint's two angles (about a, then about b)
+    Vec3 axis2;               ///< a universal joint's second axis b, child axes
     Vec6 s;                   ///< the coordinate's motion-subspace column, child axes [angular; linear]
     Mat3 axesA;               ///< the joint frame's axes in the parent's axes
     Vec3 originA, originB;    ///< the joint and child frames' origins from the centres of mass
