@@ -20,7 +20,8 @@ namespace articula {
 
 using absolute::PairVelocity;
 
-void AbsoluteHamiltonianSystem::adjoint(double t, const Eigen::VectorXd& xdotBar, const Eigen::VectorXd& qbarIn,
+void AbsoluteHamiltonianSystem::adjoint(double t, const Eigen::Ref<const Eigen::VectorXd>& xdotBar,
+                                        const Eigen::VectorXd& qbarIn,
                                         const Eigen::VectorXd& vbarIn, Eigen::Ref<Eigen::VectorXd> xbar) {
   auto qbar = xbar.head(7 * n_);
   qbar = qbarIn;

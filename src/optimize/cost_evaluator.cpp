@@ -46,8 +46,10 @@ double CostEvaluator::terminal(double tf, const Eigen::VectorXd& x) {
 void CostEvaluator::useAbsoluteCoordinates(AbsoluteHamiltonianSystem& system) {
   for (const CostTerm& c : terms_)
     if (c.kind == CostTerm::Kind::JointPosition || c.kind == CostTerm::Kind::JointVelocity)
-      throw Error("cost term on joint coordinate " + std::to_string(c.coordinate) +
-                  ": the absolute-coordinate formulation has no joint coordinates; use a marker or body term");
+      throw Error("cost term " + (c.name.empty() ? "" : "'" + c.name + "' ") + "on joint coordinate " +
+                  std::to_string(c.coordinate) + " (" +
+                  (c.kind == CostTerm::Kind::JointPosition ? "joint_position" : "joint_velocity") +
+                  "): formulation 'absolute' has no joint coordinates; use a marker or body term");
   absolute_ = &system;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../simulation/four_bar_models.hpp"
+#include "articula/dynamics/absolute_hamiltonian_system.hpp"
 #include "articula/dynamics/distributed.hpp"
 #include "articula/integrate/integrator.hpp"
 #include "articula/integrate/structural.hpp"
@@ -291,6 +292,39 @@ TEST(StepAllocations, DiscreteGradientsAllocateNothingPerStep) {
   };
   for (GradientMethod method : {GradientMethod::Adjoint, GradientMethod::DirectDifferentiation})
     EXPECT_EQ(allocationsOfGradient(0.4, method), allocationsOfGradient(0.2, method)) << gradientMethodName(method);
+}
+
+// The absolute-coordinate Hamiltonian formulation: its steps and its adjoint gradient (the
+// automatic differentiation runs on fixed-size derivative vectors) allocate nothing per step.
+TEST(StepAllocations, AbsoluteHamiltonianAndItsAdjointAllocateNothingPerStep) {
+  const Model model = makeChain(6, true);
+  AbsoluteHamiltonianSystem system(model);
+  IntegratorOptions o;
+  o.dt = 1e-3;
+  auto integ = makeIntegrator("rk4", o);
+  Eigen::VectorXd qv(model.nq + model.nv), x;
+  qv << model.q0, model.v0;
+  system.canonicalState(qv, x);
+  integ->initialize(system, 0.0, x);
+  integ->step(1.0);  // warm-up
+  const long before = allocations.load();
+  for (int k = 0; k < 200; ++k) integ->step(1.0);
+  EXPECT_EQ(allocations.load() - before, 0);
+
+  const auto allocationsOfGradient = [](double tf) {
+    std::vector<double> knots = {0.0, 0.1, 0.2, 0.3, 0.4};
+    OptimalControlProblem p = cartPendulumProblem(2, ControlBasis(ControlBasis::Kind::CubicSpline, knots), 0.1, tf, 0.01);
+    p.formulation = "absolute";
+    GradientOptions options;
+    options.checkpointInterval = 5;
+    TrajectoryGradient tg(p, options);
+    Eigen::VectorXd b = p.initialParameters(), g;
+    tg.gradient(b, g, GradientMethod::Adjoint);  // warm-up
+    const long start = allocations.load();
+    tg.gradient(b, g, GradientMethod::Adjoint);
+    return allocations.load() - start;
+  };
+  EXPECT_EQ(allocationsOfGradient(0.4), allocationsOfGradient(0.2));
 }
 
 // Real-time mode: the stepping thread (the caller of simulate) allocates nothing per step or per

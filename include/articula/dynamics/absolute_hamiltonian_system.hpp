@@ -77,7 +77,8 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
   /// After prepare(t, x): xbar = (d xdot / dx)^T xdotBar + the gradient of a function of the
   /// poses and velocities whose derivatives are qbar (positionSize) and vbar (velocitySize), as
   /// the cost terms give them (KinematicAdjoint). Never allocates.
-  void adjoint(double t, const Eigen::VectorXd& xdotBar, const Eigen::VectorXd& qbar, const Eigen::VectorXd& vbar,
+  void adjoint(double t, const Eigen::Ref<const Eigen::VectorXd>& xdotBar, const Eigen::VectorXd& qbar,
+               const Eigen::VectorXd& vbar,
                Eigen::Ref<Eigen::VectorXd> xbar);
   /// After adjoint: the weight of a load per unit of its magnitude, pbar^T d(p*-dot)/d(magnitude).
   double loadWeight(const BodyLoad& load) const;
