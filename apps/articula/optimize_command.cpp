@@ -139,19 +139,21 @@ int optimizeCommand(const Command& c) {
   stages.push_back({p, f.optimizer});
   std::filesystem::create_directories(c.outDir);
   std::ofstream history = openOutput(c.outDir + "/history.csv");
-  history << "evaluation,cost,projected_gradient_norm,bound_violation,wall_seconds,stage\n";
+  history << "evaluation,cost,projected_gradient_norm,bound_violation,constraint_violation,wall_seconds,stage\n";
   if (!c.quiet)
     std::cout << c.problemPath << ": " << tg.parameterCount() << " parameters, " << f.optimizer.algorithm << " with "
               << gradientMethodName(f.optimizer.gradient) << " gradients"
               << (stages.size() > 1 ? ", after " + std::to_string(stages.size() - 1) + " continuation stages" : "") << "\n"
-              << "  eval  cost                    |proj. gradient|  bound violation\n";
+              << "  eval  cost                    |proj. gradient|  bound violation"
+              << (p.constraints.empty() ? "" : "  constraint violation") << "\n";
   int shownStage = 0;
   const std::vector<OptimizationResult> results = optimizeByContinuation(stages, start, f.gradient, [&](int stage, const OptimizationRecord& rec) {
     // evaluations of the cost alone (line searches) have no gradient: left empty
     const bool hasGradient = std::isfinite(rec.projectedGradientNorm);
     history << rec.evaluation << "," << rec.cost << ",";
     if (hasGradient) history << rec.projectedGradientNorm;
-    history << "," << rec.boundViolation << "," << rec.wallSeconds << "," << stage + 1 << "\n";
+    history << "," << rec.boundViolation << "," << rec.constraintViolation << "," << rec.wallSeconds << ","
+            << stage + 1 << "\n";
     history.flush();
     if (c.quiet) return;
     if (stages.size() > 1 && stage + 1 != shownStage) {
@@ -166,7 +168,9 @@ int optimizeCommand(const Command& c) {
       std::cout << rec.projectedGradientNorm;
     else
       std::cout << "-";
-    std::cout << " " << rec.boundViolation << "\n";
+    std::cout << " " << std::setw(16) << rec.boundViolation;
+    if (!p.constraints.empty()) std::cout << " " << rec.constraintViolation;
+    std::cout << "\n";
   });
   if (!c.quiet)
     for (std::size_t k = 0; k + 1 < results.size(); ++k)
@@ -200,6 +204,12 @@ int optimizeCommand(const Command& c) {
         << ",\n  \"initial_cost\": " << (r.history.empty() ? r.cost : r.history.front().cost) << ",\n  \"cost\": " << r.cost
         << ",\n  \"projected_gradient_norm\": " << projectedGradientNorm(r.parameters, r.gradient, p.lowerBounds(), p.upperBounds())
         << ",\n  \"wall_seconds\": " << (r.history.empty() ? 0.0 : r.history.back().wallSeconds);
+    // the constraints at the optimum: G and its bound
+    out << ",\n  \"constraint_violation\": " << r.constraintViolation << ",\n  \"constraints\": [";
+    for (std::size_t k = 0; k < p.constraints.size(); ++k)
+      out << (k ? ", " : "") << "{\"name\": " << jsonString(p.constraints[k].name) << ", \"value\": "
+          << r.constraintValues[static_cast<Eigen::Index>(k)] << ", \"upper\": " << p.constraints[k].upper << "}";
+    out << "]";
     // the continuation: every stage's evaluations and final cost, the problem as written last
     out << ",\n  \"stages\": [";
     for (std::size_t k = 0; k < results.size(); ++k)

@@ -234,7 +234,9 @@ void readTarget(CostTerm& c, const Reader& r, bool marker) {
   }
 }
 
-void readCost(OptimalControlProblem& p, const Reader& r) {
+// One term of the cost terms' library, for the cost or a constraint; `siblings` are the terms
+// already read into the same list (names must differ).
+CostTerm readTerm(const OptimalControlProblem& p, const Reader& r, const std::vector<CostTerm>& siblings) {
   using K = CostTerm::Kind;
   static const std::vector<Choice<K>> kinds = {
       {K::MarkerPosition, {"marker_position", {"marker", "target"}}},
@@ -247,7 +249,7 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
   CostTerm c;
   c.kind = r.choose(kinds, {"type", "weight", "terminal", "name"}, "cost term");
   c.name = r.text("name", "");
-  for (const CostTerm& other : p.cost)
+  for (const CostTerm& other : siblings)
     if (!c.name.empty() && other.name == c.name) r.fail(r.required("name"), "name: a cost term named '" + c.name + "' is already defined");
   c.weight = r.number("weight", 1.0);
   if (!std::isfinite(c.weight)) r.fail(r.required("weight"), "weight: not a finite number");
@@ -296,7 +298,24 @@ void readCost(OptimalControlProblem& p, const Reader& r) {
       }
       break;
   }
-  p.cost.push_back(std::move(c));
+  return c;
+}
+
+void readCost(OptimalControlProblem& p, const Reader& r) { p.cost.push_back(readTerm(p, r, p.cost)); }
+
+// A constraint: {name, upper, terms: [cost terms]}, G = the terms' functional <= upper.
+void readConstraint(OptimalControlProblem& p, const Reader& r) {
+  r.allowKeys({"name", "upper", "terms"}, {}, "constraint");
+  FunctionalConstraint c;
+  c.name = r.text("name");
+  for (const FunctionalConstraint& other : p.constraints)
+    if (other.name == c.name) r.fail(r.required("name"), "name: a constraint named '" + c.name + "' is already defined");
+  c.upper = r.number("upper");
+  if (!std::isfinite(c.upper)) r.fail(r.required("upper"), "upper: not a finite number");
+  if (forEach(r, "terms", "constraint term", [&](const Reader& t) { c.terms.push_back(readTerm(p, t, c.terms)); }) == 0)
+    r.has("terms") ? r.fail(r.required("terms"), "terms: a constraint needs at least one term")
+                   : r.fail("terms: a constraint needs at least one term");
+  p.constraints.push_back(std::move(c));
 }
 
 double positiveFactor(const Reader& r) {
@@ -346,7 +365,8 @@ void readTracking(ProblemFile& f, const Reader& top) {
 }
 
 void readOptimizer(OptimizerOptions& o, const Reader& r) {
-  r.allowKeys({"algorithm", "max_evaluations", "cost_tolerance", "parameter_tolerance", "cost_scale", "gradient"});
+  r.allowKeys({"algorithm", "max_evaluations", "cost_tolerance", "parameter_tolerance", "cost_scale", "gradient",
+               "constraint_tolerance"});
   o.algorithm = r.text("algorithm", o.algorithm);
   const auto& valid = optimizerAlgorithms();
   if (std::find(valid.begin(), valid.end(), o.algorithm) == valid.end())
@@ -358,6 +378,9 @@ void readOptimizer(OptimizerOptions& o, const Reader& r) {
   o.costScale = r.number("cost_scale", o.costScale);
   if (!(o.costScale > 0.0) || !std::isfinite(o.costScale))
     r.fail(r.required("cost_scale"), "cost_scale: must be a positive number");
+  o.constraintTolerance = r.number("constraint_tolerance", o.constraintTolerance);
+  if (!(o.constraintTolerance > 0.0) || !std::isfinite(o.constraintTolerance))
+    r.fail(r.required("constraint_tolerance"), "constraint_tolerance: must be a positive number");
   const std::string g = r.text("gradient", "adjoint");
   if (g == "adjoint") o.gradient = GradientMethod::Adjoint;
   else if (g == "direct") o.gradient = GradientMethod::DirectDifferentiation;
@@ -399,7 +422,7 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
     throw ModelError(yaml::markLocation(file, doc.Mark()), "", "the top level must be a map with keys such as 'model' and 'cost', got " + describe(doc));
   const Reader top(doc, file, "");
   top.allowKeys({"model", "formulation", "threads", "integrator", "step", "final_time", "rtol", "atol", "baumgarte",
-                 "checkpoint_interval", "initial_state", "design", "controls", "cost", "optimizer", "tracking",
+                 "checkpoint_interval", "initial_state", "design", "controls", "cost", "constraints", "optimizer", "tracking",
                  "continuation"});
   ProblemFile f;
   OptimalControlProblem& p = f.problem;
@@ -446,9 +469,18 @@ ProblemFile readProblem(const YAML::Node& doc, const std::string& file) {
   forEach(top, "controls", "control", [&](const Reader& r) { readControl(p, r); });
   if (forEach(top, "cost", "cost term", [&](const Reader& r) { readCost(p, r); }) == 0)
     top.fail(top.has("cost") ? top.required("cost") : doc, "cost: the problem needs at least one cost term");
+  forEach(top, "constraints", "constraint", [&](const Reader& r) { readConstraint(p, r); });
   if (top.has("optimizer")) readOptimizer(f.optimizer, top.child("optimizer"));
   readTracking(f, top);
   forEach(top, "continuation", "continuation stage", [&](const Reader& r) { readStage(f, r); });
+  if (!p.constraints.empty()) {  // lbfgs takes bounds only
+    bool lbfgs = f.optimizer.algorithm == "lbfgs";
+    for (const ContinuationStage& stage : f.continuation) lbfgs = lbfgs || stage.options.algorithm == "lbfgs";
+    if (lbfgs)
+      top.fail(top.has("optimizer") ? top.required("optimizer") : doc,
+               "optimizer: the problem has constraints, which lbfgs does not take (bounds only): use slsqp, mma, "
+               "ccsaq or ipopt");
+  }
   try {
     checkProblem(p);
   } catch (const ModelError&) {

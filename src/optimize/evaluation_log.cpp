@@ -7,7 +7,17 @@ namespace articula::detail {
 EvaluationLog::EvaluationLog(TrajectoryGradient& gradient, const OptimalControlProblem& problem,
                              const OptimizerOptions& options, const std::function<void(const OptimizationRecord&)>& progress)
     : gradient_(gradient), options_(options), lower_(problem.lowerBounds()), upper_(problem.upperBounds()),
-      progress_(progress) {}
+      progress_(progress) {
+  for (const FunctionalConstraint& c : problem.constraints) {
+    constraints_.push_back(std::make_unique<TrajectoryGradient>(constraintProblem(problem, c), gradient.options()));
+    bounds_.push_back(c.upper);
+  }
+}
+
+double EvaluationLog::constraint(int k, const Eigen::VectorXd& b, Eigen::VectorXd* grad) {
+  TrajectoryGradient& g = *constraints_[static_cast<std::size_t>(k)];
+  return (grad ? g.gradient(b, *grad, options_.gradient) : g.cost(b)) - bounds_[static_cast<std::size_t>(k)];
+}
 
 double EvaluationLog::evaluate(const Eigen::VectorXd& b, Eigen::VectorXd* grad) {
   const double J = grad ? gradient_.gradient(b, *grad, options_.gradient) : gradient_.cost(b);
@@ -16,12 +26,19 @@ double EvaluationLog::evaluate(const Eigen::VectorXd& b, Eigen::VectorXd* grad) 
   r.cost = J;
   r.projectedGradientNorm = grad ? projectedGradientNorm(b, *grad, lower_, upper_) : std::nan("");
   r.boundViolation = std::max({0.0, (lower_ - b).maxCoeff(), (b - upper_).maxCoeff()});
+  for (int k = 0; k < constraintCount(); ++k) r.constraintViolation = std::max(r.constraintViolation, constraint(k, b, nullptr));
   r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   result_.history.push_back(r);
   if (progress_) progress_(r);
-  if (result_.parameters.size() == 0 || J < result_.cost) {
+  // The best point: feasible before infeasible, then the lower cost (or the smaller violation).
+  const double tolerance = options_.constraintTolerance;
+  const bool feasible = r.constraintViolation <= tolerance, bestFeasible = result_.constraintViolation <= tolerance;
+  const bool better = result_.parameters.size() == 0 || (feasible && (!bestFeasible || J < result_.cost)) ||
+                      (!feasible && !bestFeasible && r.constraintViolation < result_.constraintViolation);
+  if (better) {
     result_.parameters = b;
     result_.cost = J;
+    result_.constraintViolation = r.constraintViolation;
     bestHasGradient_ = grad != nullptr;
     if (grad) result_.gradient = *grad;
   }
@@ -33,6 +50,13 @@ OptimizationResult EvaluationLog::finish(std::string status, bool converged) {
   result_.converged = converged;
   if (!bestHasGradient_ && result_.parameters.size() > 0)
     gradient_.gradient(result_.parameters, result_.gradient, options_.gradient);
+  result_.constraintValues.resize(constraintCount());
+  for (int k = 0; k < constraintCount() && result_.parameters.size() > 0; ++k)
+    result_.constraintValues[k] = constraint(k, result_.parameters, nullptr) + bounds_[static_cast<std::size_t>(k)];
+  if (result_.constraintViolation > options_.constraintTolerance && result_.converged) {
+    result_.status += "; the constraints do not hold (violation " + std::to_string(result_.constraintViolation) + ")";
+    result_.converged = false;
+  }
   return result_;
 }
 

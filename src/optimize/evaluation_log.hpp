@@ -1,9 +1,12 @@
 // Private to src/optimize: what every optimiser back end shares. Evaluates J (and dJ/db) for the
-// optimiser, records each evaluation (cost, projected gradient norm, bound violation, time), calls
-// the progress callback, and keeps the best point seen.
+// optimiser, evaluates the problem's constraints, records each evaluation (cost, projected gradient
+// norm, bound and constraint violation, time), calls the progress callback, and keeps the best
+// point seen.
 #pragma once
 
 #include <chrono>
+#include <memory>
+#include <vector>
 
 #include "articula/optimize/optimizer.hpp"
 
@@ -14,8 +17,12 @@ class EvaluationLog {
   EvaluationLog(TrajectoryGradient& gradient, const OptimalControlProblem& problem, const OptimizerOptions& options,
                 const std::function<void(const OptimizationRecord&)>& progress);
 
-  /// J(b), and dJ/db into *grad when grad is not null (unscaled). Records the evaluation.
+  /// J(b), and dJ/db into *grad when grad is not null (unscaled). Records the evaluation, with
+  /// the constraints' violation there.
   double evaluate(const Eigen::VectorXd& b, Eigen::VectorXd* grad);
+  int constraintCount() const { return static_cast<int>(constraints_.size()); }
+  /// G_k(b) - upper_k (<= 0 where constraint k holds), and its gradient into *grad when not null.
+  double constraint(int k, const Eigen::VectorXd& b, Eigen::VectorXd* grad);
   int evaluations() const { return static_cast<int>(result_.history.size()); }
   const Eigen::VectorXd& lower() const { return lower_; }
   const Eigen::VectorXd& upper() const { return upper_; }
@@ -31,6 +38,8 @@ class EvaluationLog {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   OptimizationResult result_;
   bool bestHasGradient_ = false;
+  std::vector<std::unique_ptr<TrajectoryGradient>> constraints_;  // one per constraint functional G_k
+  std::vector<double> bounds_;                                    // their upper bounds
 };
 
 /// Throws articula::Error when the start vector or the cost scale does not fit.

@@ -1,10 +1,12 @@
 // The IPOPT back end of optimize() (Debian coinor-libipopt-dev): the primal-dual interior-point
 // method of Wachter and Biegler with a limited-memory quasi-Newton Hessian (only gradients are
-// available), on the problem's bounds; no general constraints.
+// available), on the problem's bounds and its constraints G_k(b) - upper_k <= 0 (dense Jacobian,
+// one adjoint gradient per constraint).
 #include <IpIpoptApplication.hpp>
 #include <IpTNLP.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "evaluation_log.hpp"
 
@@ -25,14 +27,20 @@ class Problem final : public Ipopt::TNLP {
 
   bool get_nlp_info(Index& n, Index& m, Index& nnzJac, Index& nnzHess, IndexStyleEnum& style) override {
     n = static_cast<Index>(start_.size());
-    m = nnzJac = nnzHess = 0;
+    m = static_cast<Index>(log_.constraintCount());
+    nnzJac = n * m;
+    nnzHess = 0;
     style = C_STYLE;
     return true;
   }
-  bool get_bounds_info(Index n, Number* xl, Number* xu, Index, Number*, Number*) override {
+  bool get_bounds_info(Index n, Number* xl, Number* xu, Index m, Number* gl, Number* gu) override {
     for (Index k = 0; k < n; ++k) {
       xl[k] = ipoptBound(log_.lower()[k]);
       xu[k] = ipoptBound(log_.upper()[k]);
+    }
+    for (Index k = 0; k < m; ++k) {
+      gl[k] = ipoptBound(-std::numeric_limits<double>::infinity());
+      gu[k] = 0.0;
     }
     return true;
   }
@@ -52,8 +60,27 @@ class Problem final : public Ipopt::TNLP {
     Eigen::Map<Eigen::VectorXd>(grad, n) = options_.costScale * g_;
     return g_.allFinite();
   }
-  bool eval_g(Index, const Number*, bool, Index, Number*) override { return true; }
-  bool eval_jac_g(Index, const Number*, bool, Index, Index, Index*, Index*, Number*) override { return true; }
+  bool eval_g(Index n, const Number* x, bool, Index m, Number* g) override {
+    x_ = Eigen::Map<const Eigen::VectorXd>(x, n);
+    for (Index k = 0; k < m; ++k) g[k] = log_.constraint(static_cast<int>(k), x_, nullptr);
+    return Eigen::Map<Eigen::VectorXd>(g, m).allFinite();
+  }
+  bool eval_jac_g(Index n, const Number* x, bool, Index m, Index, Index* rows, Index* cols, Number* values) override {
+    if (!values) {  // the structure: dense, row by row
+      for (Index k = 0; k < m; ++k)
+        for (Index j = 0; j < n; ++j) {
+          rows[k * n + j] = k;
+          cols[k * n + j] = j;
+        }
+      return true;
+    }
+    x_ = Eigen::Map<const Eigen::VectorXd>(x, n);
+    for (Index k = 0; k < m; ++k) {
+      log_.constraint(static_cast<int>(k), x_, &g_);
+      Eigen::Map<Eigen::VectorXd>(values + k * n, n) = g_;
+    }
+    return Eigen::Map<Eigen::VectorXd>(values, n * m).allFinite();
+  }
   // The evaluation budget counts cost and gradient evaluations, as for the NLopt back end.
   bool intermediate_callback(Ipopt::AlgorithmMode, Index, Number, Number, Number, Number, Number, Number, Number,
                              Number, Index, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
@@ -95,6 +122,8 @@ OptimizationResult optimizeWithIpopt(EvaluationLog& log, const Eigen::VectorXd& 
   // evaluation budget, which intermediate_callback enforces.
   app->Options()->SetNumericValue("tol", std::max(options.costTolerance, 1e-14));
   app->Options()->SetIntegerValue("max_iter", options.maxEvaluations);
+  app->Options()->SetNumericValue("constr_viol_tol", options.constraintTolerance);
+  app->Options()->SetNumericValue("acceptable_constr_viol_tol", options.constraintTolerance);
   if (app->Initialize() != Ipopt::Solve_Succeeded) throw Error("IPOPT could not be initialised");
   Ipopt::SmartPtr<Ipopt::TNLP> nlp = new Problem(log, start, options);
   const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(nlp);

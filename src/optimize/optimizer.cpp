@@ -56,6 +56,8 @@ OptimizationResult optimize(TrajectoryGradient& gradient, const OptimalControlPr
   detail::EvaluationLog log(gradient, problem, options, progress);
   const Eigen::VectorXd x0 = start.cwiseMax(log.lower()).cwiseMin(log.upper());
   if (options.algorithm == "ipopt") return detail::optimizeWithIpopt(log, x0, options);
+  if (options.algorithm == "lbfgs" && log.constraintCount() > 0)
+    throw Error("the problem has constraints, which lbfgs does not take (bounds only): use slsqp, mma, ccsaq or ipopt");
 
   const int n = gradient.parameterCount();
   nlopt::opt opt(nloptAlgorithm(options.algorithm), static_cast<unsigned>(n));
@@ -76,6 +78,26 @@ OptimizationResult optimize(TrajectoryGradient& gradient, const OptimalControlPr
         return o.scale * J;
       },
       &objective);
+  // G_k(b) - upper_k <= 0, each with its own adjoint gradient.
+  struct Constraint {
+    detail::EvaluationLog& log;
+    int k;
+    Eigen::VectorXd g;
+  };
+  std::vector<Constraint> constraints;
+  constraints.reserve(static_cast<std::size_t>(log.constraintCount()));  // NLopt keeps their addresses
+  for (int k = 0; k < log.constraintCount(); ++k) {
+    constraints.push_back({log, k, Eigen::VectorXd(n)});
+    opt.add_inequality_constraint(
+        [](const std::vector<double>& x, std::vector<double>& grad, void* data) {
+          auto& c = *static_cast<Constraint*>(data);
+          const Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
+          const double G = c.log.constraint(c.k, b, grad.empty() ? nullptr : &c.g);
+          if (!grad.empty()) Eigen::Map<Eigen::VectorXd>(grad.data(), static_cast<Eigen::Index>(grad.size())) = c.g;
+          return G;
+        },
+        &constraints.back(), options.constraintTolerance);
+  }
   opt.set_maxeval(options.maxEvaluations);
   opt.set_ftol_rel(options.costTolerance);
   opt.set_xtol_rel(options.parameterTolerance);

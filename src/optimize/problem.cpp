@@ -154,6 +154,10 @@ void checkProblem(const OptimalControlProblem& p) {
     throw Error("integrator '" + p.integrator + "' has no adjoint here: use euler, heun, rk4 (discrete) or rk45 (continuous)");
   if (p.integrator == "rk45" && !(p.rtol > 0.0 && p.atol > 0.0)) throw Error("rk45 needs positive rtol and atol");
   if (p.cost.empty()) throw Error("the problem has no cost term");
+  for (const FunctionalConstraint& c : p.constraints) {
+    if (c.terms.empty()) throw Error("constraint '" + c.name + "' has no term");
+    if (!std::isfinite(c.upper)) throw Error("constraint '" + c.name + "': the upper bound is not a finite number");
+  }
   if (p.parameterCount() == 0) throw Error("the problem has no design parameter and no control");
   const Eigen::VectorXd b = p.initialParameters(), lo = p.lowerBounds(), hi = p.upperBounds();
   for (int k = 0; k < b.size(); ++k) {
@@ -217,6 +221,13 @@ void checkProblem(const OptimalControlProblem& p) {
     }
     if (!std::isfinite(c.weight)) throw Error("cost term: the weight is not a finite number");
   }
+}
+
+OptimalControlProblem constraintProblem(const OptimalControlProblem& problem, const FunctionalConstraint& constraint) {
+  OptimalControlProblem p = problem;
+  p.cost = constraint.terms;
+  p.constraints.clear();
+  return p;
 }
 
 OptimalControlProblem cartPendulumProblem(int links, ControlBasis force, double initial, double tf, double dt) {

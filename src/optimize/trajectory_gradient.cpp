@@ -22,6 +22,7 @@ TrajectoryGradient::~TrajectoryGradient() = default;
 int TrajectoryGradient::parameterCount() const { return impl_->P; }
 const Model& TrajectoryGradient::workingModel() const { return impl_->model; }
 const GradientStats& TrajectoryGradient::stats() const { return impl_->stats; }
+const GradientOptions& TrajectoryGradient::options() const { return impl_->options; }
 
 double TrajectoryGradient::cost(const Eigen::VectorXd& b) {
   impl_->apply(b);

@@ -24,6 +24,8 @@ struct OptimizerOptions {
   /// is small near its optimum stops early unless its cost is scaled up.
   double costScale = 1.0;
   GradientMethod gradient = GradientMethod::Adjoint;
+  /// A constraint G <= upper of the problem holds when G <= upper + this (its units).
+  double constraintTolerance = 1e-8;
 };
 
 /// One cost-and-gradient evaluation of the optimiser.
@@ -35,13 +37,19 @@ struct OptimizationRecord {
   /// an evaluation of the cost alone (some line searches ask for no gradient).
   double projectedGradientNorm = 0.0;
   double boundViolation = 0.0;  ///< max distance of b outside its bounds (0 when inside)
+  /// max over the problem's constraints of G - upper, 0 when all hold (and without constraints)
+  double constraintViolation = 0.0;
   double wallSeconds = 0.0;     ///< since the start of the optimisation
 };
 
 struct OptimizationResult {
-  Eigen::VectorXd parameters;  ///< the best b found
+  /// The best b found: the lowest J among the points where the constraints hold (within the
+  /// tolerance), or the least violation when none does.
+  Eigen::VectorXd parameters;
   Eigen::VectorXd gradient;    ///< dJ/db there
   double cost = 0.0;
+  Eigen::VectorXd constraintValues;  ///< G of each of the problem's constraints there
+  double constraintViolation = 0.0;  ///< max(0, G - upper) over them
   std::string status;          ///< NLopt's reason for stopping, in words
   bool converged = false;      ///< stopped on a tolerance, not on the evaluation budget or a failure
   std::vector<OptimizationRecord> history;
@@ -50,8 +58,10 @@ struct OptimizationResult {
 /// The names optimize() accepts, for messages and --help.
 const std::vector<std::string>& optimizerAlgorithms();
 
-/// Minimises J from `start` within the problem's bounds. `progress` (optional) sees every record
-/// as it is made. Throws articula::Error for an unknown algorithm or a start of the wrong size.
+/// Minimises J from `start` within the problem's bounds and subject to its constraints (each
+/// evaluation also runs every constraint's functional; its gradient comes from its own adjoint).
+/// `progress` (optional) sees every record as it is made. Throws articula::Error for an unknown
+/// algorithm, a start of the wrong size, or constraints given to lbfgs (bounds only).
 OptimizationResult optimize(TrajectoryGradient& gradient, const OptimalControlProblem& problem,
                             const Eigen::VectorXd& start, const OptimizerOptions& options,
                             const std::function<void(const OptimizationRecord&)>& progress = {});

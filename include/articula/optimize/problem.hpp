@@ -101,6 +101,16 @@ struct CostTerm {
   bool initialTarget = false;  ///< MarkerPosition: track the marker's position at t = 0
 };
 
+/// An inequality constraint G(b) <= upper on a functional of the run, written with the cost terms'
+/// library: G = integral of the running terms + the terminal terms (for example a bound on the
+/// control energy, or on the terminal error that a cost would otherwise penalise). The optimisers
+/// that take constraints (slsqp, mma, ccsaq, ipopt) get G and dG/db, from its own adjoint run.
+struct FunctionalConstraint {
+  std::string name;
+  double upper = 0.0;
+  std::vector<CostTerm> terms;
+};
+
 struct OptimalControlProblem {
   Model model;
   /// An ODE formulation (formulations() list), the Hamiltonian "hdca" (state [q; p]) or the
@@ -120,6 +130,7 @@ struct OptimalControlProblem {
   std::vector<DesignParameter> design;
   std::vector<ControlInput> controls;
   std::vector<CostTerm> cost;
+  std::vector<FunctionalConstraint> constraints;
 
   /// b = [design parameters; control 0 coefficients; control 1 coefficients; ...].
   int parameterCount() const;
@@ -142,8 +153,12 @@ void appendControlLoad(Model& model, const ControlInput& control, TimeFunction m
 /// J = integral_0^tf |r_tip - r_tip(0)|^2 + 1e-3 u^2 dt, rk4 at the fixed step dt.
 OptimalControlProblem cartPendulumProblem(int links, ControlBasis force, double initial, double tf, double dt);
 
+/// The problem whose cost is the constraint's functional G (and which has no constraints).
+OptimalControlProblem constraintProblem(const OptimalControlProblem& problem, const FunctionalConstraint& constraint);
+
 /// Throws articula::Error naming what is wrong: a formulation or integrator that does not fit,
-/// bounds that exclude the initial value, a cost term that refers to nothing, no cost.
+/// bounds that exclude the initial value, a cost term that refers to nothing, no cost, a
+/// constraint without terms or with a bound that is not finite.
 void checkProblem(const OptimalControlProblem& problem);
 
 }  // namespace articula

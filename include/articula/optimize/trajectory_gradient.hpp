@@ -94,6 +94,7 @@ class TrajectoryGradient {
 
   const Model& workingModel() const;
   const GradientStats& stats() const;
+  const GradientOptions& options() const;
 
   struct Impl;  ///< the implementation, private to src/optimize (gradient_engine.hpp)
 
