@@ -57,10 +57,12 @@ py::dict resultDict(const OptimizationResult& r) {
   for (const OptimizationRecord& rec : r.history)
     history.append(py::dict(py::arg("evaluation") = rec.evaluation, py::arg("cost") = rec.cost,
                             py::arg("projected_gradient_norm") = rec.projectedGradientNorm,
+                            py::arg("constraint_violation") = rec.constraintViolation,
                             py::arg("wall_seconds") = rec.wallSeconds));
   return py::dict(py::arg("parameters") = toArray(r.parameters), py::arg("gradient") = toArray(r.gradient),
                   py::arg("cost") = r.cost, py::arg("status") = r.status, py::arg("converged") = r.converged,
-                  py::arg("history") = history);
+                  py::arg("constraints") = toArray(r.constraintValues),
+                  py::arg("constraint_violation") = r.constraintViolation, py::arg("history") = history);
 }
 
 py::list names(const OptimalControlProblem& p) {

@@ -82,3 +82,15 @@ def test_optimize_runs_the_continuation_stages_first(tmp_path):
     # the problem as written starts where the stage ended
     assert r["history"][0]["cost"] == pytest.approx(p.cost(r["stages"][0]["parameters"]))
     assert p.optimize(max_evaluations=1, continuation=False)["stages"] == []
+
+
+def test_optimize_reports_the_constraints():
+    # problems/cart_stabilization_budget.yaml: the force's energy bounded by 80 N^2 s, which the
+    # optimum spends (tests/optimize/test_constraints.cpp checks its optimality conditions).
+    p = articula.load_problem(os.path.join(SOURCE, "problems", "cart_stabilization_budget.yaml"))
+    r = p.optimize()
+    assert r["converged"], r["status"]
+    assert r["constraints"].shape == (1,)
+    assert abs(r["constraints"][0] - 80.0) < 1e-6
+    assert r["constraint_violation"] <= 1e-8
+    assert all("constraint_violation" in rec for rec in r["history"])
