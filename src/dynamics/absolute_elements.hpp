@@ -15,14 +15,11 @@
 #include <cmath>
 #include <unsupported/Eigen/AutoDiff>
 
+#include "articula/dynamics/handle_space.hpp"
 #include "articula/model/model.hpp"
 
 namespace articula::absolute {
 
-template <class T>
-using V3 = Eigen::Matrix<T, 3, 1>;
-template <class T>
-using M3 = Eigen::Matrix<T, 3, 3>;
 template <class T>
 using V4 = Eigen::Matrix<T, 4, 1>;
 
@@ -37,9 +34,9 @@ using Ad12 = Eigen::AutoDiffScalar<Eigen::Matrix<double, 12, 1>>;
 /// velocity w in body axes; R (body to world) is filled by `finish`.
 template <class T>
 struct BodyState {
-  V3<T> r, rdot, w;
+  Vec3T<T> r, rdot, w;
   V4<T> e;
-  M3<T> R;
+  Mat3T<T> R;
 
   void finish() {
     const T e0 = e[0], e1 = e[1], e2 = e[2], e3 = e[3];
@@ -59,11 +56,11 @@ struct BodyState {
 /// A test velocity of the two bodies.
 template <class T>
 struct PairVelocity {
-  V3<T> uA, aA, uB, aB;
+  Vec3T<T> uA, aA, uB, aB;
 };
 
 template <class T, class S>
-V3<T> cast3(const Eigen::Matrix<S, 3, 1>& v) {
+Vec3T<T> cast3(const Eigen::Matrix<S, 3, 1>& v) {
   return v.template cast<T>();
 }
 
@@ -71,13 +68,13 @@ V3<T> cast3(const Eigen::Matrix<S, 3, 1>& v) {
 /// mass, in B's axes) with respect to body A, at F's origin and in F's axes, rows [angular;
 /// linear], for the test velocity w. Linear in w; it depends on the poses only.
 template <class T>
-Eigen::Matrix<T, 6, 1> relativeTwist(const BodyState<T>& A, const BodyState<T>& B, const M3<double>& EB,
-                                     const V3<double>& rhoB, const PairVelocity<T>& w) {
-  const M3<T> Q = B.R.transpose() * A.R;
-  const V3<T> rho = cast3<T>(rhoB);
-  const V3<T> g = B.R.transpose() * (B.r + B.R * rho - A.r);  // A's centre to F's origin, B axes
-  const V3<T> QaA = Q * w.aA;
-  const M3<T> E = EB.cast<T>();
+Eigen::Matrix<T, 6, 1> relativeTwist(const BodyState<T>& A, const BodyState<T>& B, const Mat3T<double>& EB,
+                                     const Vec3T<double>& rhoB, const PairVelocity<T>& w) {
+  const Mat3T<T> Q = B.R.transpose() * A.R;
+  const Vec3T<T> rho = cast3<T>(rhoB);
+  const Vec3T<T> g = B.R.transpose() * (B.r + B.R * rho - A.r);  // A's centre to F's origin, B axes
+  const Vec3T<T> QaA = Q * w.aA;
+  const Mat3T<T> E = EB.cast<T>();
   Eigen::Matrix<T, 6, 1> twist;
   twist.template head<3>() = E.transpose() * (w.aB - QaA);
   twist.template tail<3>() = E.transpose() * (B.R.transpose() * (w.uB - w.uA) + w.aB.cross(rho) - QaA.cross(g));
@@ -87,18 +84,18 @@ Eigen::Matrix<T, 6, 1> relativeTwist(const BodyState<T>& A, const BodyState<T>& 
 /// The time derivative of relativeTwist at a fixed test velocity w, as the poses move with the
 /// bodies' own velocities (A.rdot, A.w, B.rdot, B.w): the twist's rows of C-dot w.
 template <class T>
-Eigen::Matrix<T, 6, 1> relativeTwistRate(const BodyState<T>& A, const BodyState<T>& B, const M3<double>& EB,
-                                         const V3<double>& rhoB, const PairVelocity<T>& w) {
-  const M3<T> Q = B.R.transpose() * A.R;
-  const V3<T> rho = cast3<T>(rhoB);
-  const V3<T> g = B.R.transpose() * (B.r + B.R * rho - A.r);
-  const V3<T> QaA = Q * w.aA;
+Eigen::Matrix<T, 6, 1> relativeTwistRate(const BodyState<T>& A, const BodyState<T>& B, const Mat3T<double>& EB,
+                                         const Vec3T<double>& rhoB, const PairVelocity<T>& w) {
+  const Mat3T<T> Q = B.R.transpose() * A.R;
+  const Vec3T<T> rho = cast3<T>(rhoB);
+  const Vec3T<T> g = B.R.transpose() * (B.r + B.R * rho - A.r);
+  const Vec3T<T> QaA = Q * w.aA;
   // d/dt (R_B^T R_A) a = -w_B x (Q a) + Q (w_A x a), with R-dot = R [w]x for body-axis w
-  const V3<T> QaArate = -B.w.cross(QaA) + Q * A.w.cross(w.aA);
-  const V3<T> L1 = B.R.transpose() * (w.uB - w.uA);
-  const V3<T> distanceRate = B.rdot + B.R * B.w.cross(rho) - A.rdot;
-  const V3<T> gRate = -B.w.cross(g) + B.R.transpose() * distanceRate;
-  const M3<T> E = EB.cast<T>();
+  const Vec3T<T> QaArate = -B.w.cross(QaA) + Q * A.w.cross(w.aA);
+  const Vec3T<T> L1 = B.R.transpose() * (w.uB - w.uA);
+  const Vec3T<T> distanceRate = B.rdot + B.R * B.w.cross(rho) - A.rdot;
+  const Vec3T<T> gRate = -B.w.cross(g) + B.R.transpose() * distanceRate;
+  const Mat3T<T> E = EB.cast<T>();
   Eigen::Matrix<T, 6, 1> rate;
   rate.template head<3>() = -(E.transpose() * QaArate);
   rate.template tail<3>() = E.transpose() * (-B.w.cross(L1) - QaArate.cross(g) - QaA.cross(gRate));
@@ -108,7 +105,7 @@ Eigen::Matrix<T, 6, 1> relativeTwistRate(const BodyState<T>& A, const BodyState<
 /// World velocity of the point rho (from the centre of mass, body axes) of body X under the test
 /// velocity (u, a).
 template <class T>
-V3<T> pointVelocity(const BodyState<T>& X, const V3<double>& rho, const V3<T>& u, const V3<T>& a) {
+Vec3T<T> pointVelocity(const BodyState<T>& X, const Vec3T<double>& rho, const Vec3T<T>& u, const Vec3T<T>& a) {
   return u + X.R * a.cross(cast3<T>(rho));
 }
 
@@ -124,33 +121,33 @@ Eigen::AutoDiffScalar<D> angleOf(const Eigen::AutoDiffScalar<D>& s, const Eigen:
 /// Angle of a revolute joint: the rotation about `axis` (unit, joint axes) of the child frame
 /// (axes EB on B) relative to the joint frame (axes EA on A), in (-pi, pi].
 template <class T>
-T revoluteAngle(const BodyState<T>& A, const BodyState<T>& B, const M3<double>& EA, const M3<double>& EB,
-                const V3<double>& axis) {
-  const M3<T> Rrel = EA.cast<T>().transpose() * A.R.transpose() * B.R * EB.cast<T>();
-  const V3<double> u0 = axis.unitOrthogonal();
-  const V3<T> u = cast3<T>(u0), a = cast3<T>(axis);
-  const V3<T> turned = Rrel * u;
+T revoluteAngle(const BodyState<T>& A, const BodyState<T>& B, const Mat3T<double>& EA, const Mat3T<double>& EB,
+                const Vec3T<double>& axis) {
+  const Mat3T<T> Rrel = EA.cast<T>().transpose() * A.R.transpose() * B.R * EB.cast<T>();
+  const Vec3T<double> u0 = axis.unitOrthogonal();
+  const Vec3T<T> u = cast3<T>(u0), a = cast3<T>(axis);
+  const Vec3T<T> turned = Rrel * u;
   return angleOf(a.dot(u.cross(turned)), u.dot(turned));
 }
 
 /// Displacement of a prismatic joint along `axis` (joint axes): the child frame's origin (rhoB on
 /// B) from the joint frame's origin (rhoA on A, axes EA), in joint axes.
 template <class T>
-T prismaticDisplacement(const BodyState<T>& A, const BodyState<T>& B, const M3<double>& EA, const V3<double>& rhoA,
-                        const V3<double>& rhoB, const V3<double>& axis) {
-  const V3<T> oA = A.r + A.R * cast3<T>(rhoA), oB = B.r + B.R * cast3<T>(rhoB);
+T prismaticDisplacement(const BodyState<T>& A, const BodyState<T>& B, const Mat3T<double>& EA, const Vec3T<double>& rhoA,
+                        const Vec3T<double>& rhoB, const Vec3T<double>& axis) {
+  const Vec3T<T> oA = A.r + A.R * cast3<T>(rhoA), oB = B.r + B.R * cast3<T>(rhoB);
   return cast3<T>(axis).dot(EA.cast<T>().transpose() * (A.R.transpose() * (oB - oA)));
 }
 
 /// The power of a linear spring-damper between the points rhoA of A and rhoB of B (from the
 /// centres of mass, body axes) under the test velocity w: -T dL/dt(w), T = k (L - L0) + c dL/dt.
 template <class T>
-T springPower(const PointSpringDamper& spring, const BodyState<T>& A, const BodyState<T>& B, const V3<double>& rhoA,
-              const V3<double>& rhoB, const PairVelocity<T>& w) {
+T springPower(const PointSpringDamper& spring, const BodyState<T>& A, const BodyState<T>& B, const Vec3T<double>& rhoA,
+              const Vec3T<double>& rhoB, const PairVelocity<T>& w) {
   using std::sqrt;
-  const V3<T> d = B.r + B.R * cast3<T>(rhoB) - A.r - A.R * cast3<T>(rhoA);
+  const Vec3T<T> d = B.r + B.R * cast3<T>(rhoB) - A.r - A.R * cast3<T>(rhoA);
   const T length = sqrt(d.squaredNorm());
-  const V3<T> n = d / length;
+  const Vec3T<T> n = d / length;
   const T rate = n.dot(pointVelocity(B, rhoB, B.rdot, B.w) - pointVelocity(A, rhoA, A.rdot, A.w));
   const T tension = spring.stiffness * (length - spring.restLength) + spring.damping * rate;
   return -tension * n.dot(pointVelocity(B, rhoB, w.uB, w.aB) - pointVelocity(A, rhoA, w.uA, w.aA));
@@ -159,10 +156,10 @@ T springPower(const PointSpringDamper& spring, const BodyState<T>& A, const Body
 /// The power of a load on body B (point rhoB from its centre of mass) of the given magnitude
 /// under the test velocity w.
 template <class T>
-T bodyLoadPower(const BodyLoad& load, double magnitude, const BodyState<T>& B, const V3<double>& rhoB,
+T bodyLoadPower(const BodyLoad& load, double magnitude, const BodyState<T>& B, const Vec3T<double>& rhoB,
                 const PairVelocity<T>& w) {
-  const V3<T> direction = load.worldFrame ? cast3<T>(load.direction) : V3<T>(B.R * cast3<T>(load.direction));
-  const V3<T> rate = load.torque ? V3<T>(B.R * w.aB) : pointVelocity(B, rhoB, w.uB, w.aB);
+  const Vec3T<T> direction = load.worldFrame ? cast3<T>(load.direction) : Vec3T<T>(B.R * cast3<T>(load.direction));
+  const Vec3T<T> rate = load.torque ? Vec3T<T>(B.R * w.aB) : pointVelocity(B, rhoB, w.uB, w.aB);
   return magnitude * direction.dot(rate);
 }
 

@@ -53,7 +53,7 @@ void AbsoluteHamiltonianSystem::adjoint(double t, const Eigen::Ref<const Eigen::
     const PairVelocity<double> w = absolute::pairOf(b.a, b.b, pbar_);
     addStateGradient(b.a, b.b, [&](const auto& A, const auto& B, const auto& u) {
       using T = typename std::decay_t<decltype(A.r)>::Scalar;
-      return absolute::blockRate(A, B, b, u).dot(sigma.template cast<T>());
+      return T(absolute::blockRate(A, B, b, u).dot(sigma.template cast<T>()));
     }, w, 1.0, qbar, vbar_);
     sigmabar_.segment(b.row, rows) =
         absolute::blockRate<double>(poses_[static_cast<std::size_t>(b.a)], poses_[static_cast<std::size_t>(b.b)], b, w);
@@ -71,8 +71,8 @@ void AbsoluteHamiltonianSystem::adjoint(double t, const Eigen::Ref<const Eigen::
     addStateGradient(b.a, b.b, [&](const auto& A, const auto& B, const auto& u) {
       using T = typename std::decay_t<decltype(A.r)>::Scalar;
       const PairVelocity<T> v = absolute::castPair<T>(wv);
-      return absolute::blockTwist(A, B, b, u).dot(sigma.template cast<T>()) +
-             absolute::blockTwist(A, B, b, v).dot(ys.template cast<T>());
+      return T(absolute::blockTwist(A, B, b, u).dot(sigma.template cast<T>()) +
+               absolute::blockTwist(A, B, b, v).dot(ys.template cast<T>()));
     }, wy, -1.0, qbar, vbar_);
   }
 }

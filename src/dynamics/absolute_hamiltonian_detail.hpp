@@ -35,7 +35,7 @@ BlockRows<T> blockTwist(const BodyState<T>& A, const BodyState<T>& B,
   BlockRows<T> rows(b.rows());
   rows.head(b.D.cols()) = b.D.transpose().cast<T>() * twist;
   if (b.turning) {
-    const V3<T> n = (B.R.transpose() * (A.R * cast3<T>(b.turningA))).cross(cast3<T>(b.turningB));
+    const Vec3T<T> n = (B.R.transpose() * (A.R * cast3<T>(b.turningA))).cross(cast3<T>(b.turningB));
     rows[b.D.cols()] = n.dot(twist.template head<3>());
   }
   return rows;
@@ -48,9 +48,9 @@ BlockRows<T> blockRate(const BodyState<T>& A, const BodyState<T>& B, const Absol
   BlockRows<T> rows(b.rows());
   rows.head(b.D.cols()) = b.D.transpose().cast<T>() * rate;
   if (b.turning) {
-    const V3<T> a = cast3<T>(b.turningA), bB = cast3<T>(b.turningB);
-    const V3<T> Qa = B.R.transpose() * (A.R * a);
-    const V3<T> QaRate = -B.w.cross(Qa) + B.R.transpose() * (A.R * A.w.cross(a));  // as in relativeTwistRate
+    const Vec3T<T> a = cast3<T>(b.turningA), bB = cast3<T>(b.turningB);
+    const Vec3T<T> Qa = B.R.transpose() * (A.R * a);
+    const Vec3T<T> QaRate = -B.w.cross(Qa) + B.R.transpose() * (A.R * A.w.cross(a));  // as in relativeTwistRate
     const Eigen::Matrix<T, 6, 1> twist = relativeTwist(A, B, b.axesB, b.originB, w);
     rows[b.D.cols()] = QaRate.cross(bB).dot(twist.template head<3>()) + Qa.cross(bB).dot(rate.template head<3>());
   }
@@ -126,7 +126,7 @@ T coordinateValue(const BodyState<T>& A, const BodyState<T>& B, const AbsoluteHa
   if (!c.universal) return revoluteAngle(A, B, c.axesA, I, c.axis);
   Mat3 F;
   F << c.axis, c.axis2, c.axis.cross(c.axis2);
-  const M3<T> M = F.transpose().cast<T>() * (c.axesA.transpose().cast<T>() * A.R.transpose() * B.R) * F.cast<T>();
+  const Mat3T<T> M = F.transpose().cast<T>() * (c.axesA.transpose().cast<T>() * A.R.transpose() * B.R) * F.cast<T>();
   return c.dof == 0 ? angleOf(M(2, 1), M(1, 1)) : angleOf(M(0, 2), M(0, 0));
 }
 
@@ -176,7 +176,7 @@ void AbsoluteHamiltonianSystem::forEachElement(double t, const F& f) const {
         tau -= friction.force * tanh(rate / friction.slipVelocity);
       }
       for (int k : c.loads) tau += model_.jointLoads[static_cast<std::size_t>(k)].magnitude.value(t);
-      return tau * s.dot(absolute::relativeTwist(A, B, I, c.originB, w));
+      return T(tau * s.dot(absolute::relativeTwist(A, B, I, c.originB, w)));
     });
   }
 }

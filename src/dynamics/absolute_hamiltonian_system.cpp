@@ -246,7 +246,8 @@ void AbsoluteHamiltonianSystem::derivative(double t, const Eigen::VectorXd& x, E
   for (const ConstraintBlock& b : blocks_) {
     const auto sigma = sigma_.segment(b.row, b.rows());
     addGeneralisedForce(b.a, b.b, [&](const auto& A, const auto& B, const auto& w) {
-      return absolute::blockRate(A, B, b, w).dot(sigma.template cast<typename std::decay_t<decltype(A.r)>::Scalar>());
+      using T = typename std::decay_t<decltype(A.r)>::Scalar;
+      return T(absolute::blockRate(A, B, b, w).dot(sigma.template cast<T>()));
     }, pdot);
   }
   if (!xdot.allFinite()) throw Error("absolute Hamiltonian formulation: the state derivative is not finite at t = " +

@@ -134,7 +134,9 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
   /// [M C^T; C 0] [v; s] = [a; b] with the factorisation of the last buildConstraints.
   void saddleSolve(const Eigen::VectorXd& a, const Eigen::VectorXd& b, Eigen::VectorXd& v, Eigen::VectorXd& s);
   // Defined in absolute_hamiltonian_detail.hpp. forEachElement calls f(a, b, power) for every force
-  // element between bodies a and b, power a generic callable (A, B, w) -> its power under w.
+  // element between bodies a and b, power a generic callable (A, B, w) -> its power under w. A
+  // power returns the scalar type itself (T(...)): with automatic differentiation an expression
+  // would keep references to the callable's locals.
   template <class F>
   void forEachElement(double t, const F& f) const;
   /// out (6n) += the generalised force of an element, the gradient of its power in w.
