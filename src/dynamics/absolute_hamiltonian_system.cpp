@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -148,6 +149,16 @@ AbsoluteHamiltonianSystem::AbsoluteHamiltonianSystem(const Model& model) : model
   for (auto* v : {&sigma_, &rhs_, &ysigma_, &sigmabar_}) v->resize(m_);
   pstar_.resize(6 * n_);
   solver_ = std::make_unique<detail::SemidefiniteSolver>(m_, 1);
+  bodyRows_.assign(static_cast<std::size_t>(n_ + 1), {});
+  for (const ConstraintBlock& b : blocks_)
+    for (int k = 0; k < b.rows(); ++k)
+      for (int body : {b.a, b.b})
+        if (body > 0) bodyRows_[static_cast<std::size_t>(body)].push_back(b.row + k);
+  std::size_t widest = 0;
+  for (const std::vector<int>& rows : bodyRows_) widest = std::max(widest, rows.size());
+  gather_.resize(static_cast<Eigen::Index>(widest), 6);
+  gatherM_.resize(static_cast<Eigen::Index>(widest), 6);
+  minvA_.resize(6 * n_);
   inverseInertia_.resize(static_cast<std::size_t>(n_ + 1), Mat3::Zero());
   for (int i = 1; i <= n_; ++i)
     inverseInertia_[static_cast<std::size_t>(i)] = model.bodies[static_cast<std::size_t>(i)].inertiaCom.inverse();
@@ -190,17 +201,30 @@ void AbsoluteHamiltonianSystem::buildConstraints() {
     if (b.a > 0) C_.block(b.row, 6 * (b.a - 1), b.rows(), 6) = Cb.leftCols<6>();
     C_.block(b.row, 6 * (b.b - 1), b.rows(), 6) = Cb.rightCols<6>();
   }
-  // P = C M^-1 C^T, the Schur complement of (3.14a)'s leading matrix
-  minvCt_ = C_.transpose();
-  for (Eigen::Index k = 0; k < minvCt_.cols(); ++k) applyInverseMass(minvCt_.col(k));
-  P_.noalias() = C_ * minvCt_;
+  // P = C M^-1 C^T, the Schur complement of (3.14a)'s leading matrix, body by body: M is block
+  // diagonal, so body i adds C_i M_i^-1 C_i^T on the rows that touch it (its own joint, its
+  // children's and its loops').
+  P_.setZero();
+  for (int i = 1; i <= n_; ++i) {
+    const std::vector<int>& rows = bodyRows_[static_cast<std::size_t>(i)];
+    const auto r = static_cast<Eigen::Index>(rows.size());
+    auto G = gather_.topRows(r), GM = gatherM_.topRows(r);
+    for (Eigen::Index k = 0; k < r; ++k) G.row(k) = C_.block<1, 6>(rows[static_cast<std::size_t>(k)], 6 * (i - 1));
+    GM.leftCols<3>() = G.leftCols<3>() / model_.bodies[static_cast<std::size_t>(i)].mass;
+    GM.rightCols<3>().noalias() = G.rightCols<3>() * inverseInertia_[static_cast<std::size_t>(i)];  // J^-1 symmetric
+    for (Eigen::Index k = 0; k < r; ++k)
+      for (Eigen::Index l = 0; l < r; ++l)
+        P_(rows[static_cast<std::size_t>(k)], rows[static_cast<std::size_t>(l)]) += GM.row(k).dot(G.row(l));
+  }
   if (!solver_->compute(P_)) throw Error("absolute Hamiltonian formulation: the constraint matrix is not finite");
 }
 
 void AbsoluteHamiltonianSystem::saddleSolve(const Eigen::VectorXd& a, const Eigen::VectorXd& b, Eigen::VectorXd& v,
                                             Eigen::VectorXd& s) {
   // [M C^T; C 0] [v; s] = [a; b]: C M^-1 C^T s = C M^-1 a - b, M v = a - C^T s
-  s.noalias() = minvCt_.transpose() * a;
+  minvA_ = a;
+  applyInverseMass(minvA_);
+  s.noalias() = C_ * minvA_;
   s -= b;
   solver_->solveInPlace(s);
   v = a;

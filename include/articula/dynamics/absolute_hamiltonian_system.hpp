@@ -157,8 +157,9 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
   std::vector<Vec3> rhoCom_;         ///< per body: the body origin from the centre of mass (-com)
   std::vector<Mat3> inverseInertia_;  ///< per body: the central inertia's inverse
   std::vector<Pose> poses_;          ///< per body, 0 = ground
-  Eigen::MatrixXd C_, minvCt_, P_;
-  Eigen::VectorXd minv_, pstar_, v_, sigma_, rhs_, ysigma_, yv_, vbar_, pbar_, sigmabar_;
+  std::vector<std::vector<int>> bodyRows_;  ///< per body: the constraint rows that involve it
+  Eigen::MatrixXd C_, P_, gather_, gatherM_;
+  Eigen::VectorXd minv_, minvA_, pstar_, v_, sigma_, rhs_, ysigma_, yv_, vbar_, pbar_, sigmabar_;
   std::unique_ptr<detail::SemidefiniteSolver> solver_;
 };
 
