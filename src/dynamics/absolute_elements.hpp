@@ -109,6 +109,16 @@ Vec3T<T> pointVelocity(const BodyState<T>& X, const Vec3T<double>& rho, const Ve
   return u + X.R * a.cross(cast3<T>(rho));
 }
 
+/// The unit vector from the point rhoA of A to the point rhoB of B (from the centres of mass,
+/// body axes).
+template <class T>
+Vec3T<T> distanceDirection(const BodyState<T>& A, const BodyState<T>& B, const Vec3T<double>& rhoA,
+                           const Vec3T<double>& rhoB) {
+  using std::sqrt;
+  const Vec3T<T> d = B.r + B.R * cast3<T>(rhoB) - A.r - A.R * cast3<T>(rhoA);
+  return d / sqrt(d.squaredNorm());
+}
+
 /// atan2(s, c), with its derivatives for automatic differentiation (Eigen's atan2 of
 /// AutoDiffScalar allocates a dynamic derivative vector).
 inline double angleOf(double s, double c) { return std::atan2(s, c); }

@@ -31,8 +31,13 @@ using BlockRows = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, 6, 1>;
 template <class T>
 BlockRows<T> blockTwist(const BodyState<T>& A, const BodyState<T>& B,
                         const AbsoluteHamiltonianSystem::ConstraintBlock& b, const PairVelocity<T>& w) {
-  const Eigen::Matrix<T, 6, 1> twist = relativeTwist(A, B, b.axesB, b.originB, w);
   BlockRows<T> rows(b.rows());
+  if (b.distance) {
+    rows[0] = distanceDirection(A, B, b.originA, b.originB)
+                  .dot(pointVelocity(B, b.originB, w.uB, w.aB) - pointVelocity(A, b.originA, w.uA, w.aA));
+    return rows;
+  }
+  const Eigen::Matrix<T, 6, 1> twist = relativeTwist(A, B, b.axesB, b.originB, w);
   rows.head(b.D.cols()) = b.D.transpose().cast<T>() * twist;
   if (b.turning) {
     const Vec3T<T> n = (B.R.transpose() * (A.R * cast3<T>(b.turningA))).cross(cast3<T>(b.turningB));
@@ -44,8 +49,21 @@ BlockRows<T> blockTwist(const BodyState<T>& A, const BodyState<T>& B,
 template <class T>
 BlockRows<T> blockRate(const BodyState<T>& A, const BodyState<T>& B, const AbsoluteHamiltonianSystem::ConstraintBlock& b,
                        const PairVelocity<T>& w) {
-  const Eigen::Matrix<T, 6, 1> rate = relativeTwistRate(A, B, b.axesB, b.originB, w);
   BlockRows<T> rows(b.rows());
+  if (b.distance) {  // d/dt [n . dv(w)] = n-dot . dv(w) + n . dv-dot(w), R-dot = R [w]x
+    using std::sqrt;
+    const Vec3T<T> rhoA = cast3<T>(b.originA), rhoB = cast3<T>(b.originB);
+    const Vec3T<T> d = B.r + B.R * rhoB - A.r - A.R * rhoA;
+    const T length = sqrt(d.squaredNorm());
+    const Vec3T<T> n = d / length;
+    const Vec3T<T> dRate = pointVelocity(B, b.originB, B.rdot, B.w) - pointVelocity(A, b.originA, A.rdot, A.w);
+    const Vec3T<T> nRate = (dRate - n * n.dot(dRate)) / length;
+    const Vec3T<T> dv = pointVelocity(B, b.originB, w.uB, w.aB) - pointVelocity(A, b.originA, w.uA, w.aA);
+    const Vec3T<T> dvRate = B.R * B.w.cross(w.aB.cross(rhoB)) - A.R * A.w.cross(w.aA.cross(rhoA));
+    rows[0] = nRate.dot(dv) + n.dot(dvRate);
+    return rows;
+  }
+  const Eigen::Matrix<T, 6, 1> rate = relativeTwistRate(A, B, b.axesB, b.originB, w);
   rows.head(b.D.cols()) = b.D.transpose().cast<T>() * rate;
   if (b.turning) {
     const Vec3T<T> a = cast3<T>(b.turningA), bB = cast3<T>(b.turningB);

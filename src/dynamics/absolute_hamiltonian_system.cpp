@@ -27,7 +27,8 @@ std::string AbsoluteHamiltonianSystem::unsupported(const Model& model) {
       return "universal joint '" + j.name + "' has axes that are not perpendicular";
   }
   for (const LoopConstraint& l : model.loops)
-    if (l.type == LoopConstraint::Type::Distance) return "loop '" + l.name + "' is a distance constraint";
+    if (l.type == LoopConstraint::Type::Distance && !(l.distance > 0.0))
+      return "distance loop '" + l.name + "' has no positive length";
   if (!model.prescribed.empty()) return "prescribed motion '" + model.prescribed.front().name + "'";
   if (!model.tyres.empty()) return "tyre '" + model.tyres.front().name + "'";
   if (!model.jointLimits.empty()) return "joint limit '" + model.jointLimits.front().name + "'";
@@ -129,7 +130,11 @@ AbsoluteHamiltonianSystem::AbsoluteHamiltonianSystem(const Model& model) : model
         b.D << I.col(0), I.col(1), I.rightCols(3);
         break;
       case LoopConstraint::Type::Weld: b.D = I; break;
-      case LoopConstraint::Type::Distance: break;  // refused above
+      case LoopConstraint::Type::Distance:
+        b.D.resize(6, 0);
+        b.distance = true;
+        b.length = l.distance;
+        break;
     }
     addBlock(std::move(b));
   }
@@ -321,6 +326,8 @@ double AbsoluteHamiltonianSystem::positionViolation(const Eigen::VectorXd& x) {
     error.head<3>() = 0.5 * Vec3(Rrel(2, 1) - Rrel(1, 2), Rrel(0, 2) - Rrel(2, 0), Rrel(1, 0) - Rrel(0, 1));
     error.tail<3>() = RB.transpose() * (B.r + B.R * b.originB - A.r - A.R * b.originA);
     if (b.D.cols() > 0) worst = std::max(worst, (b.D.transpose() * error).cwiseAbs().maxCoeff());
+    if (b.distance)
+      worst = std::max(worst, std::abs((B.r + B.R * b.originB - A.r - A.R * b.originA).norm() - b.length));
     if (b.turning)  // a universal joint's axes a (parent) and b (child) perpendicular
       worst = std::max(worst, std::abs((A.R * b.turningA).dot(B.R * b.turningB)));
   }

@@ -19,8 +19,8 @@
 // forward-mode automatic differentiation of each element over its two bodies' states.
 //
 // What it covers (unsupported() says what it does not): joints fixed, revolute, prismatic,
-// cylindrical, universal (perpendicular axes), planar, spherical and free, ball/revolute/weld loop
-// closures, gravity, linear spring-dampers between points, spring-dampers, Coulomb friction and
+// cylindrical, universal (perpendicular axes), planar, spherical and free, ball/revolute/weld/
+// distance loop closures, gravity, linear spring-dampers between points, spring-dampers, Coulomb friction and
 // loads on revolute, prismatic, cylindrical and universal coordinates, and loads on bodies. Every body needs a positive mass and
 // a positive definite central inertia (M must be invertible, section 3.2.2).
 #pragma once
@@ -100,7 +100,9 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
   /// (on body a) is where F should be, for positionViolation.
   /// A universal joint adds one row that turns with the joint: its axes a (fixed in the parent)
   /// and b (fixed in the child) stay perpendicular, so the relative angular velocity has no part
-  /// along n = a x b (`turning`, with a in A's axes and b in frame B's).
+  /// along n = a x b (`turning`, with a in A's axes and b in frame B's). A distance loop is one
+  /// row of its own (`distance`, D empty): the two origins' relative velocity along the line
+  /// between them, n . (v_B - v_A), n the unit vector from A's point to B's.
   struct ConstraintBlock {
     int a = 0, b = 0, row = 0;
     Mat3 axesA, axesB;    ///< frame axes in body axes
@@ -108,7 +110,9 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
     Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6> D;
     bool turning = false;
     Vec3 turningA = Vec3::Zero(), turningB = Vec3::Zero();
-    int rows() const { return static_cast<int>(D.cols()) + (turning ? 1 : 0); }
+    bool distance = false;
+    double length = 0.0;  ///< the distance loop's length (for positionViolation)
+    int rows() const { return static_cast<int>(D.cols()) + (turning ? 1 : 0) + (distance ? 1 : 0); }
   };
   /// A scalar joint coordinate that force elements act on: a revolute angle or a prismatic
   /// displacement of a tree joint (a cylindrical joint has one of each), with the elements on it.
