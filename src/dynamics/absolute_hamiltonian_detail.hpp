@@ -75,11 +75,6 @@ BlockRows<T> blockRate(const BodyState<T>& A, const BodyState<T>& B, const Absol
   return rows;
 }
 
-/// The rows of a block as a matrix acting on [uA; aA; uB; aB].
-inline Eigen::Matrix<double, Eigen::Dynamic, 12, 0, 6, 12> blockMatrix(const BodyState<double>& A,
-                                                                      const BodyState<double>& B,
-                                                                      const AbsoluteHamiltonianSystem::ConstraintBlock& b);
-
 /// Column k of a linear map of the test velocity: w = unit vector k.
 inline PairVelocity<double> unitVelocity(int k) {
   PairVelocity<double> w{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
@@ -87,6 +82,7 @@ inline PairVelocity<double> unitVelocity(int k) {
   return w;
 }
 
+/// The rows of a block as a matrix acting on [uA; aA; uB; aB].
 inline Eigen::Matrix<double, Eigen::Dynamic, 12, 0, 6, 12> blockMatrix(const BodyState<double>& A,
                                                                       const BodyState<double>& B,
                                                                       const AbsoluteHamiltonianSystem::ConstraintBlock& b) {

@@ -145,8 +145,6 @@ AbsoluteHamiltonianSystem::AbsoluteHamiltonianSystem(const Model& model) : model
   ground.w.setZero();
   ground.e << 1.0, 0.0, 0.0, 0.0;
   ground.finish();
-  minv_.resize(6 * n_);
-  for (int i = 1; i <= n_; ++i) minv_.segment<6>(6 * (i - 1)).setConstant(1.0 / model.bodies[static_cast<std::size_t>(i)].mass);
   C_.setZero(m_, 6 * n_);
   P_.resize(m_, m_);
   for (auto* v : {&v_, &vbar_, &yv_}) v->resize(6 * n_);
@@ -194,7 +192,7 @@ void AbsoluteHamiltonianSystem::readState(const Eigen::VectorXd& x) {
 
 void AbsoluteHamiltonianSystem::applyInverseMass(Eigen::Ref<Eigen::VectorXd> x) const {
   for (int i = 1; i <= n_; ++i) {
-    x.segment<3>(6 * (i - 1)) *= minv_[6 * (i - 1)];
+    x.segment<3>(6 * (i - 1)) /= model_.bodies[static_cast<std::size_t>(i)].mass;
     x.segment<3>(6 * (i - 1) + 3) = inverseInertia_[static_cast<std::size_t>(i)] * x.segment<3>(6 * (i - 1) + 3);
   }
 }
@@ -237,7 +235,7 @@ void AbsoluteHamiltonianSystem::saddleSolve(const Eigen::VectorXd& a, const Eige
   applyInverseMass(v);
 }
 
-void AbsoluteHamiltonianSystem::solveVelocities(const Eigen::VectorXd& x) {
+void AbsoluteHamiltonianSystem::prepare(const Eigen::VectorXd& x) {
   readState(x);
   buildConstraints();
   rhs_.setZero();
@@ -250,13 +248,8 @@ void AbsoluteHamiltonianSystem::solveVelocities(const Eigen::VectorXd& x) {
   }
 }
 
-void AbsoluteHamiltonianSystem::prepare(double t, const Eigen::VectorXd& x) {
-  time_ = t;
-  solveVelocities(x);
-}
-
 void AbsoluteHamiltonianSystem::derivative(double t, const Eigen::VectorXd& x, Eigen::VectorXd& xdot) {
-  prepare(t, x);
+  prepare(x);
   for (int i = 1; i <= n_; ++i) {
     const Pose& p = poses_[static_cast<std::size_t>(i)];
     xdot.segment<3>(7 * (i - 1)) = p.rdot;
@@ -305,7 +298,7 @@ void AbsoluteHamiltonianSystem::canonicalState(const Eigen::VectorXd& qv, Eigen:
 }
 
 void AbsoluteHamiltonianSystem::fillWorkspace(const Eigen::VectorXd& x, Workspace& ws) {
-  solveVelocities(x);
+  prepare(x);
   for (int i = 1; i <= n_; ++i) {
     const Pose& p = poses_[static_cast<std::size_t>(i)];
     const Vec3& c = model_.bodies[static_cast<std::size_t>(i)].com;
@@ -324,10 +317,10 @@ double AbsoluteHamiltonianSystem::positionViolation(const Eigen::VectorXd& x) {
     const Mat3 Rrel = RB.transpose() * RA;
     Vec6 error;
     error.head<3>() = 0.5 * Vec3(Rrel(2, 1) - Rrel(1, 2), Rrel(0, 2) - Rrel(2, 0), Rrel(1, 0) - Rrel(0, 1));
-    error.tail<3>() = RB.transpose() * (B.r + B.R * b.originB - A.r - A.R * b.originA);
+    const Vec3 gap = B.r + B.R * b.originB - A.r - A.R * b.originA;  // frame A's origin to frame B's
+    error.tail<3>() = RB.transpose() * gap;
     if (b.D.cols() > 0) worst = std::max(worst, (b.D.transpose() * error).cwiseAbs().maxCoeff());
-    if (b.distance)
-      worst = std::max(worst, std::abs((B.r + B.R * b.originB - A.r - A.R * b.originA).norm() - b.length));
+    if (b.distance) worst = std::max(worst, std::abs(gap.norm() - b.length));
     if (b.turning)  // a universal joint's axes a (parent) and b (child) perpendicular
       worst = std::max(worst, std::abs((A.R * b.turningA).dot(B.R * b.turningB)));
   }
@@ -335,7 +328,7 @@ double AbsoluteHamiltonianSystem::positionViolation(const Eigen::VectorXd& x) {
 }
 
 double AbsoluteHamiltonianSystem::energy(const Eigen::VectorXd& x) {
-  solveVelocities(x);
+  prepare(x);
   double e = 0.0;
   for (int i = 1; i <= n_; ++i) {
     const Body& b = model_.bodies[static_cast<std::size_t>(i)];

@@ -314,7 +314,7 @@ void TrajectoryGradient::Impl::localAdjointProduct(double t, const Eigen::Vector
 void TrajectoryGradient::Impl::absoluteAdjointProduct(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& u,
                                                       const Eigen::VectorXd& weight) {
   setControls(u);
-  absolute->prepare(t, x);
+  absolute->prepare(x);
   localAdjoint.setZero();
   qbarAbsolute.setZero();
   vbarAbsolute.setZero();

@@ -90,6 +90,16 @@ Eigen::VectorXd someState(const Model& m, AbsoluteHamiltonianSystem& system, uns
   return x;
 }
 
+// state <- the state after one second of rk4 at 1 ms from it.
+void runOneSecond(OdeSystem& ode, Eigen::VectorXd& state) {
+  IntegratorOptions io;
+  io.dt = 1e-3;
+  auto rk4 = makeIntegrator("rk4", io);
+  rk4->initialize(ode, 0.0, state);
+  while (rk4->time() < 1.0) rk4->step(1.0);
+  state = rk4->state();
+}
+
 TEST(AbsoluteHamiltonian, AdjointProductIsTheTransposedDerivativeOfTheRightHandSide) {
   for (unsigned seed : {1u, 2u, 3u}) {
     const Model m = coveredTree(seed);
@@ -108,7 +118,7 @@ TEST(AbsoluteHamiltonian, AdjointProductIsTheTransposedDerivativeOfTheRightHandS
     for (int k = 0; k < qbar.size(); ++k) qbar[k] = u(gen);
     const double t = 0.37;
     Eigen::VectorXd xbar(n);
-    system.prepare(t, x);
+    system.prepare(x);
     system.adjoint(t, weight, qbar, vbar, xbar);
     // Central differences of weight^T F(x) + qbar^T q, step 1e-5 max(1, |x_j|): measured 5.9e-10,
     // 1.8e-9 and 1.0e-8 relative for the three seeds. The differences' own error sets that floor
@@ -145,19 +155,10 @@ TEST(AbsoluteHamiltonian, MovesAsTheArticulatedBodyAlgorithm) {
   system.canonicalState(qv, x);
   EXPECT_LT(system.positionViolation(x), 1e-14);
   const double e0 = system.energy(x);
-  auto aba = makeFormulation("aba", m);
-  IntegratorOptions io;
-  io.dt = 1e-3;
-  MultibodySystem tree(m, std::move(aba), Stabilization::None);
-  const auto run = [&](OdeSystem& ode, Eigen::VectorXd& state) {
-    auto rk4 = makeIntegrator("rk4", io);
-    rk4->initialize(ode, 0.0, state);
-    while (rk4->time() < 1.0) rk4->step(1.0);
-    state = rk4->state();
-  };
+  MultibodySystem tree(m, makeFormulation("aba", m), Stabilization::None);
   Eigen::VectorXd y = qv;
-  run(system, x);
-  run(tree, y);
+  runOneSecond(system, x);
+  runOneSecond(tree, y);
   Workspace ws(m), wsTree(m);
   system.fillWorkspace(x, ws);
   updatePositions(m, wsTree, y.head(m.nq));
@@ -197,17 +198,9 @@ TEST(AbsoluteHamiltonian, DistanceLoopMovesAsTheReferenceFormulation) {
   system.canonicalState(qv, x);
   EXPECT_LT(system.positionViolation(x), 1e-10);
   MultibodySystem reference(m, makeFormulation("reference", m), Stabilization::None);
-  IntegratorOptions io;
-  io.dt = 1e-3;
-  const auto run = [&](OdeSystem& ode, Eigen::VectorXd& state) {
-    auto rk4 = makeIntegrator("rk4", io);
-    rk4->initialize(ode, 0.0, state);
-    while (rk4->time() < 1.0) rk4->step(1.0);
-    state = rk4->state();
-  };
   Eigen::VectorXd y = qv;
-  run(system, x);
-  run(reference, y);
+  runOneSecond(system, x);
+  runOneSecond(reference, y);
   Workspace ws(m), wsRef(m);
   system.fillWorkspace(x, ws);
   updatePositions(m, wsRef, y.head(m.nq));

@@ -71,10 +71,10 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
   /// Kinetic plus gravitational potential energy at x.
   double energy(const Eigen::VectorXd& x);
 
-  /// Poses, velocities and impulses at (t, x): what the KinematicAdjoint queries and `adjoint`
-  /// read.
-  void prepare(double t, const Eigen::VectorXd& x);
-  /// After prepare(t, x): xbar = (d xdot / dx)^T xdotBar + the gradient of a function of the
+  /// Poses, velocities and impulses at x (they do not depend on time: no prescribed motion): what
+  /// the KinematicAdjoint queries and `adjoint` read.
+  void prepare(const Eigen::VectorXd& x);
+  /// After prepare(x), at time t: xbar = (d xdot / dx)^T xdotBar + the gradient of a function of the
   /// poses and velocities whose derivatives are qbar (positionSize) and vbar (velocitySize), as
   /// the cost terms give them (KinematicAdjoint). Never allocates.
   void adjoint(double t, const Eigen::Ref<const Eigen::VectorXd>& xdotBar, const Eigen::VectorXd& qbar,
@@ -133,7 +133,6 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
   void readState(const Eigen::VectorXd& x);
   int coordinateOf(int joint, int dof) const;  ///< index in coordinates_; throws when there is none
   void buildConstraints();
-  void solveVelocities(const Eigen::VectorXd& x);
   void applyInverseMass(Eigen::Ref<Eigen::VectorXd> x) const;
   /// [M C^T; C 0] [v; s] = [a; b] with the factorisation of the last buildConstraints.
   void saddleSolve(const Eigen::VectorXd& a, const Eigen::VectorXd& b, Eigen::VectorXd& v, Eigen::VectorXd& s);
@@ -155,7 +154,6 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
 
   const Model& model_;
   int n_ = 0, m_ = 0;
-  double time_ = 0.0;
   std::vector<ConstraintBlock> blocks_;
   std::vector<JointCoordinate> coordinates_;
   std::vector<Vec3> rhoCom_;         ///< per body: the body origin from the centre of mass (-com)
@@ -163,7 +161,7 @@ class AbsoluteHamiltonianSystem final : public OdeSystem, public KinematicAdjoin
   std::vector<Pose> poses_;          ///< per body, 0 = ground
   std::vector<std::vector<int>> bodyRows_;  ///< per body: the constraint rows that involve it
   Eigen::MatrixXd C_, P_, gather_, gatherM_;
-  Eigen::VectorXd minv_, minvA_, pstar_, v_, sigma_, rhs_, ysigma_, yv_, vbar_, pbar_, sigmabar_;
+  Eigen::VectorXd minvA_, pstar_, v_, sigma_, rhs_, ysigma_, yv_, vbar_, pbar_, sigmabar_;
   std::unique_ptr<detail::SemidefiniteSolver> solver_;
 };
 
