@@ -12,11 +12,23 @@ EvaluationLog::EvaluationLog(TrajectoryGradient& gradient, const OptimalControlP
     constraints_.push_back(std::make_unique<TrajectoryGradient>(constraintProblem(problem, c), gradient.options()));
     bounds_.push_back(c.upper);
   }
+  values_.resize(constraintCount());
+  valuesAt_.resize(constraints_.size());
+}
+
+double EvaluationLog::functional(int k, const Eigen::VectorXd& b, Eigen::VectorXd* grad) {
+  Eigen::VectorXd& at = valuesAt_[static_cast<std::size_t>(k)];
+  // The optimisers ask for G and for J at the same b, in either order (IPOPT: G first), and each
+  // record needs G: a value already computed at this b is not run again.
+  if (!grad && at.size() == b.size() && b == at) return values_[k];
+  TrajectoryGradient& g = *constraints_[static_cast<std::size_t>(k)];
+  values_[k] = grad ? g.gradient(b, *grad, options_.gradient) : g.cost(b);
+  at = b;
+  return values_[k];
 }
 
 double EvaluationLog::constraint(int k, const Eigen::VectorXd& b, Eigen::VectorXd* grad) {
-  TrajectoryGradient& g = *constraints_[static_cast<std::size_t>(k)];
-  return (grad ? g.gradient(b, *grad, options_.gradient) : g.cost(b)) - bounds_[static_cast<std::size_t>(k)];
+  return functional(k, b, grad) - bounds_[static_cast<std::size_t>(k)];
 }
 
 double EvaluationLog::evaluate(const Eigen::VectorXd& b, Eigen::VectorXd* grad) {
@@ -39,6 +51,7 @@ double EvaluationLog::evaluate(const Eigen::VectorXd& b, Eigen::VectorXd* grad) 
     result_.parameters = b;
     result_.cost = J;
     result_.constraintViolation = r.constraintViolation;
+    result_.constraintValues = values_;  // all at b: the loop above just asked for them
     bestHasGradient_ = grad != nullptr;
     if (grad) result_.gradient = *grad;
   }
@@ -50,9 +63,8 @@ OptimizationResult EvaluationLog::finish(std::string status, bool converged) {
   result_.converged = converged;
   if (!bestHasGradient_ && result_.parameters.size() > 0)
     gradient_.gradient(result_.parameters, result_.gradient, options_.gradient);
-  result_.constraintValues.resize(constraintCount());
-  for (int k = 0; k < constraintCount() && result_.parameters.size() > 0; ++k)
-    result_.constraintValues[k] = constraint(k, result_.parameters, nullptr) + bounds_[static_cast<std::size_t>(k)];
+  if (result_.constraintValues.size() != constraintCount())  // no evaluation was made
+    result_.constraintValues = Eigen::VectorXd::Constant(constraintCount(), std::nan(""));
   if (result_.constraintViolation > options_.constraintTolerance && result_.converged) {
     result_.status += "; the constraints do not hold (violation " + std::to_string(result_.constraintViolation) + ")";
     result_.converged = false;

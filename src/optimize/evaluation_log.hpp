@@ -31,6 +31,9 @@ class EvaluationLog {
   OptimizationResult finish(std::string status, bool converged);
 
  private:
+  /// G_k(b), and dG_k/db into *grad when not null; a value already computed at b is reused.
+  double functional(int k, const Eigen::VectorXd& b, Eigen::VectorXd* grad);
+
   TrajectoryGradient& gradient_;
   const OptimizerOptions& options_;
   Eigen::VectorXd lower_, upper_;
@@ -40,6 +43,8 @@ class EvaluationLog {
   bool bestHasGradient_ = false;
   std::vector<std::unique_ptr<TrajectoryGradient>> constraints_;  // one per constraint functional G_k
   std::vector<double> bounds_;                                    // their upper bounds
+  Eigen::VectorXd values_;                 // G_k at its last b
+  std::vector<Eigen::VectorXd> valuesAt_;  // that b, per constraint
 };
 
 /// Throws articula::Error when the start vector or the cost scale does not fit.
