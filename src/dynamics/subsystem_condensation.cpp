@@ -5,24 +5,106 @@
 #include <string>
 
 #include "aba_passes.hpp"
+#include "articula/spatial/spd_inverse.hpp"
 #include "articula/core/error.hpp"
 
 namespace articula {
 
 namespace {
 
+// The 6-vectors and the columns of the 6x6s below as three pairs of doubles, in GCC's and
+// Clang's generic vectors: SSE2 on x86-64, NEON on arm64, scalar pairs elsewhere. GCC leaves
+// Eigen's fixed-size 6x6-by-6 products here as calls (perf); written with pairs they are inlined
+// and interleave with the rest of the step.
+typedef double Pair __attribute__((vector_size(16), may_alias, aligned(8)));
+
+[[gnu::always_inline]] inline Pair load(const double* p) { return *reinterpret_cast<const Pair*>(p); }
+[[gnu::always_inline]] inline void store(double* p, Pair v) { *reinterpret_cast<Pair*>(p) = v; }
+[[gnu::always_inline]] inline Pair splat(double x) { return Pair{x, x}; }
+
 // For a body i with one dof and a handle h below it: w = T_ih^T s_i, r += T_ih^T e_i and, in
-// place, T_parent(i),h^T = T_ih^T - w Ud^T (T_parent = P_i T_ih with P_i = 1 - U_i D_i^-1 s_i^T).
-// Fixed-size Eigen products on the column-major T^T, each a sum of its columns, vectorised.
+// place, T_parent(i),h^T = T_ih^T - w Ud^T (T_parent = P_i T_ih with P_i = 1 - U_i D_i^-1 s_i^T),
+// on the column-major T^T: each product a sum of its columns.
 [[gnu::always_inline]] inline void pullThroughSingleDof(const Vec6& s, const Vec6& e, const Vec6& Ud, Vec6& w, Vec6& r,
                                                         Mat6& Tt) {
-  w.noalias() = Tt * s;
-  r.noalias() += Tt * e;
-  Tt.noalias() -= w * Ud.transpose();
+  double* T = Tt.data();
+  Pair w0 = load(T) * splat(s[0]), w1 = load(T + 2) * splat(s[0]), w2 = load(T + 4) * splat(s[0]);
+  Pair r0 = load(T) * splat(e[0]), r1 = load(T + 2) * splat(e[0]), r2 = load(T + 4) * splat(e[0]);
+#pragma GCC unroll 5
+  for (int k = 1; k < 6; ++k) {
+    const Pair c0 = load(T + 6 * k), c1 = load(T + 6 * k + 2), c2 = load(T + 6 * k + 4);
+    const Pair sk = splat(s[k]), ek = splat(e[k]);
+    w0 += c0 * sk;
+    w1 += c1 * sk;
+    w2 += c2 * sk;
+    r0 += c0 * ek;
+    r1 += c1 * ek;
+    r2 += c2 * ek;
+  }
+#pragma GCC unroll 6
+  for (int k = 0; k < 6; ++k) {
+    const Pair u = splat(Ud[k]);
+    store(T + 6 * k, load(T + 6 * k) - w0 * u);
+    store(T + 6 * k + 2, load(T + 6 * k + 2) - w1 * u);
+    store(T + 6 * k + 4, load(T + 6 * k + 4) - w2 * u);
+  }
+  store(w.data(), w0);
+  store(w.data() + 2, w1);
+  store(w.data() + 4, w2);
+  store(r.data(), load(r.data()) + r0);
+  store(r.data() + 2, load(r.data() + 2) + r1);
+  store(r.data() + 4, load(r.data() + 4) + r2);
 }
 
-// D += a b^T.
-[[gnu::always_inline]] inline void addOuterProduct(const Vec6& a, const Vec6& b, Mat6& D) { D.noalias() += a * b.transpose(); }
+// D += a b^T, by columns.
+[[gnu::always_inline]] inline void addOuterProduct(const Vec6& a, const Vec6& b, Mat6& D) {
+  const Pair a0 = load(a.data()), a1 = load(a.data() + 2), a2 = load(a.data() + 4);
+  double* d = D.data();
+#pragma GCC unroll 6
+  for (int k = 0; k < 6; ++k) {
+    const Pair bk = splat(b[k]);
+    store(d + 6 * k, load(d + 6 * k) + a0 * bk);
+    store(d + 6 * k + 2, load(d + 6 * k + 2) + a1 * bk);
+    store(d + 6 * k + 4, load(d + 6 * k + 4) + a2 * bk);
+  }
+}
+
+// sum_i d_i w_i w_i^T over a run of bodies, in registers: its upper triangle, column c's rows
+// 0..c as pairs (for an even c the last pair reaches a row below the diagonal, which flushInto
+// does not read). 12 pairs where the whole 6x6 would take 18, more than SSE2's 16 registers.
+class UpperOuterSum {
+ public:
+  void add(double d, const Vec6& w) {
+    const Pair w0 = load(w.data()), w1 = load(w.data() + 2), w2 = load(w.data() + 4);
+    const Pair a0 = w0 * splat(d), a1 = w1 * splat(d), a2 = w2 * splat(d);
+#pragma GCC unroll 6
+    for (int c = 0; c < 6; ++c) {
+      const Pair wc = splat(w[c]);
+      p_[kFirst[c]] += a0 * wc;
+      if (c >= 2) p_[kFirst[c] + 1] += a1 * wc;
+      if (c >= 4) p_[kFirst[c] + 2] += a2 * wc;
+    }
+  }
+  /// D += the sum (its upper triangle mirrored); the sum restarts.
+  void flushInto(Mat6& D) {
+    double upper[36];
+#pragma GCC unroll 6
+    for (int c = 0; c < 6; ++c)
+      for (int q = 0; q <= c / 2; ++q) {
+        store(upper + 6 * c + 2 * q, p_[kFirst[c] + q]);
+        p_[kFirst[c] + q] = splat(0.0);
+      }
+    for (int c = 0; c < 6; ++c)
+      for (int r = 0; r <= c; ++r) {
+        D(r, c) += upper[6 * c + r];
+        if (r != c) D(c, r) += upper[6 * c + r];
+      }
+  }
+
+ private:
+  static constexpr int kFirst[6] = {0, 1, 2, 4, 6, 9};  // column c's first pair
+  Pair p_[12] = {};
+};
 
 }  // namespace
 
@@ -91,6 +173,7 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
         const auto h = static_cast<std::size_t>(below[a]);
         pullThroughSingleDof(s, e, Ud, w1[a], Racc_[h], Tt_[h]);
       }
+      if (below.size() == 1) continue;  // D_hh: the run's sum below
       for (std::size_t a = 0; a < below.size(); ++a) {
         const Vec6 wa = invD * w1[a];
         for (std::size_t b = a; b < below.size(); ++b)
@@ -115,17 +198,28 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
         Dacc_[static_cast<std::size_t>(below[a]) * k + static_cast<std::size_t>(below[b])].noalias() +=
             W[a] * Dinv * W[b].transpose();
   }
+  // D_hh's terms from the single-dof bodies with h alone below them, summed per run of bodies in
+  // registers rather than added into D_hh body by body.
+  UpperOuterSum sum;
+  int run = -1;
+  for (std::size_t li = 1; li < bodies_.size(); ++li) {
+    const int i = bodies_[li];
+    if (belowStart_[li + 1] - belowStart_[li] != 1 || model_.joints[static_cast<std::size_t>(i)].nv != 1) continue;
+    const int h = belowSlots_[static_cast<std::size_t>(belowStart_[li])];
+    if (h != run) {
+      if (run >= 0) sum.flushInto(Dacc_[static_cast<std::size_t>(run) * (k + 1)]);
+      run = h;
+    }
+    sum.add(w.invD1[static_cast<std::size_t>(i)], w1_[static_cast<std::size_t>(belowStart_[li])]);
+  }
+  if (run >= 0) sum.flushInto(Dacc_[static_cast<std::size_t>(run) * (k + 1)]);
   // The top body floats: IA_t a_t + pA_t = sum_h T_th F_h (eq. (3) at the top). Handle 0 is the
   // top itself (T_t0 = 1): its terms need no product with T.
   const int t = top();
   const Mat6& IAt = w.IA[static_cast<std::size_t>(t)];
-  topInertia_.compute(IAt);
-  if (topInertia_.info() != Eigen::Success || !IAt.allFinite())
+  if (!IAt.allFinite() || !invertSpd6(IAt, topInverse_))
     throw Error("distributed formulation: the articulated inertia of the subsystem topped by body '" +
                 model_.bodies[static_cast<std::size_t>(t)].name + "' is singular or not finite");
-  // IA_t^-1 by columns: the LLT's solve with a matrix right-hand side runs Eigen's blocked
-  // triangular solver, which costs more than these six vector solves at this size.
-  for (int col = 0; col < 6; ++col) topInverse_.col(col) = topInertia_.solve(Vec6::Unit(col));
   const Vec6 a0 = -topInverse_ * w.pA[static_cast<std::size_t>(t)];
   Tt_[0].setIdentity();
   Racc_[0] += a0;

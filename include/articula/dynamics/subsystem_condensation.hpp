@@ -24,8 +24,6 @@
 #include <span>
 #include <vector>
 
-#include <Eigen/Cholesky>
-
 #include "articula/dynamics/subsystem_interface.hpp"
 #include "articula/kinematics/workspace.hpp"
 
@@ -70,7 +68,6 @@ class SubsystemCondensation {
   std::vector<Vec6> w1_;                   // T_ih^T s_i (one dof)
   std::vector<Mat6> Dacc_;                 // (slot g, slot h), g <= h: D_gh being accumulated
   std::vector<Vec6> Racc_;                 // per slot: R_g being accumulated
-  Eigen::LLT<Mat6> topInertia_;
   Mat6 topInverse_;
 
   std::span<const int> belowOf(std::size_t li) const {
