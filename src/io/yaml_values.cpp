@@ -24,7 +24,7 @@ bool isColor(const std::string& s) {
   return s[0] == '#';
 }
 
-enum class Fn { Constant, Sine, Polynomial, SmoothStep, Table };
+enum class Fn { Constant, Sine, Polynomial, SmoothStep, Table, Slalom, SineWithDwell };
 
 TimeFunction readTable(const Reader& r) {
   const YAML::Node time = r.required("time"), value = r.required("value");
@@ -36,6 +36,14 @@ TimeFunction readTable(const Reader& r) {
     if (!(t[i] > t[i - 1]))
       r.fail(time[i], "time: values must be strictly increasing, but " + describe(time[i]) + " follows " + describe(time[i - 1]));
   return TimeFunction::table(t, v);
+}
+
+// A driver input's frequency: positive, and small enough that 2 pi f t stays finite.
+double positiveFrequency(const Reader& r) {
+  const double frequency = r.number("frequency");
+  if (!(frequency > 0.0) || !std::isfinite(2.0 * std::numbers::pi * frequency))
+    r.fail(r.required("frequency"), "frequency: must be positive and finite (Hz)");
+  return frequency;
 }
 
 }  // namespace
@@ -125,7 +133,9 @@ TimeFunction readFunction(const Reader& owner, const char* key) {
       {Fn::Sine, {"sine", {"amplitude", "frequency", "phase", "offset"}}},
       {Fn::Polynomial, {"polynomial", {"coefficients"}}},
       {Fn::SmoothStep, {"smooth_step", {"t0", "v0", "t1", "v1"}}},
-      {Fn::Table, {"table", {"time", "value"}}}};
+      {Fn::Table, {"table", {"time", "value"}}},
+      {Fn::Slalom, {"slalom", {"amplitude", "frequency", "start", "cycles"}}},
+      {Fn::SineWithDwell, {"sine_with_dwell", {"amplitude", "frequency", "start", "dwell"}}}};
   switch (r.choose(kinds, {"type"}, "function")) {
     case Fn::Constant:
       return TimeFunction::constant(r.number("value"));
@@ -148,6 +158,16 @@ TimeFunction readFunction(const Reader& owner, const char* key) {
     }
     case Fn::Table:
       return readTable(r);
+    case Fn::Slalom: {
+      const double frequency = positiveFrequency(r), cycles = r.number("cycles");
+      if (!(cycles >= 1.0)) r.fail(r.required("cycles"), "cycles: at least one cycle");
+      return TimeFunction::slalom(r.number("amplitude"), frequency, r.number("start", 0.0), cycles);
+    }
+    case Fn::SineWithDwell: {
+      const double frequency = positiveFrequency(r), dwell = r.number("dwell");
+      if (!(dwell >= 0.0)) r.fail(r.required("dwell"), "dwell: must be zero or positive (seconds)");
+      return TimeFunction::sineWithDwell(r.number("amplitude"), frequency, r.number("start", 0.0), dwell);
+    }
   }
   r.fail("unhandled function type");  // unreachable: choose() returns one of the kinds above
 }

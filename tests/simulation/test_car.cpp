@@ -205,4 +205,41 @@ TEST(Car, StepSteerTurnsAtTheKinematicYawRate) {
               turn.yawRate, kinematic);
 }
 
+// A one-cycle slalom of the rack (5 mm at 1 Hz from 0.1 s, the driver input of
+// model/time_function.hpp) on the level road before the ramp. A faded sine over whole cycles
+// integrates to zero, so at 5 m/s, where the car turns at the kinematic yaw rate V delta / L (the
+// step-steer test above: 0.5 %), it must come out of the manoeuvre on its old heading and with no
+// yaw rate: 0.4 s after the end, both below 5 % of their peaks during it (the chassis's yaw
+// inertia and the tyres' slip put a lag of a few percent of the period on the response).
+TEST(Car, SlalomReturnsToTheInitialHeading) {
+  Model steered = car();
+  steered.prescribed[0].position = TimeFunction::slalom(0.005, 1.0, 0.1, 1);
+  struct Yaw final : SampleSink {
+    int chassis = 0;
+    double t = 0.0, rate = 0.0, heading = 0.0, peakRate = 0.0, peakHeading = 0.0;
+    void write(const Sample& s) override {
+      const double r = s.v[chassis + 2];  // angular velocity about the chassis's z axis
+      if (s.t > 0.0) heading += 0.5 * (rate + r) * (s.t - t);  // trapezoidal rule over the samples
+      t = s.t;
+      rate = r;
+      if (s.t <= 1.1) {
+        peakRate = std::max(peakRate, std::abs(r));
+        peakHeading = std::max(peakHeading, std::abs(heading));
+      }
+    }
+  } yaw;
+  yaw.chassis = steered.joints[*steered.findJoint("body")].iv;
+  SimulationOptions o = test_models::runOptions("reference", "rk45", 1e-8, 1.5);
+  o.outputInterval = 0.005;
+  const SimulationResult r = simulate(steered, o, {&yaw});
+  ASSERT_TRUE(r.ok) << r.error;
+  // The manoeuvre does turn the car: the step steer's 0.063 rad/s for 5 mm of rack, times the
+  // one-cycle window's peak (about 2/3), is 0.04 rad/s.
+  EXPECT_GT(yaw.peakRate, 0.03);
+  EXPECT_LT(std::abs(yaw.rate), 0.05 * yaw.peakRate);
+  EXPECT_LT(std::abs(yaw.heading), 0.05 * yaw.peakHeading);
+  std::printf("car slalom: peak yaw rate %.4f rad/s, peak heading %.4f rad; at 1.5 s %.2e rad/s, %.2e rad\n",
+              yaw.peakRate, yaw.peakHeading, yaw.rate, yaw.heading);
+}
+
 }  // namespace ARTICULA_TEST_FILE

@@ -356,6 +356,8 @@ Model richModel() {
   b.addBodyLoad({"twist", "arm 1", true, false, Vec3::Zero(), Vec3(1, 0, 0), TimeFunction::smoothStep(0.2, 0, 1.2, 3), {}});
   b.addJointLoad({"motor", "barrel", 1, TimeFunction::polynomial({1.0, -0.5, 0.25}), {}});
   b.addJointLoad({"hold", "cardan", 1, TimeFunction::constant(-0.7), {}});
+  b.addJointLoad({"weave", "barrel", 0, TimeFunction::slalom(0.3, 0.7, 0.1, 2.5), {}});
+  b.addJointLoad({"dwell", "cardan", 0, TimeFunction::sineWithDwell(-0.2, 0.7, 0.25, 0.5), {}});
   b.addPrescribedMotion({"stroke", "rail", 0, TimeFunction::table({0, 1, 2}, {0, 0.5, 0.1}), {}});
   b.addPrescribedMotion({"turn", "table", 2, TimeFunction::sine(0.1, 2.0), {}});
   b.addMarker({"m1", "- tip", Vec3(0, 0, 0.5), {}});
@@ -596,6 +598,12 @@ TEST(YamlModelSyntax, FunctionsOfTime) {
   EXPECT_EQ(table.value(0.5), 2.5);
   EXPECT_EQ(table.value(2.0), 3.0);
   EXPECT_EQ(table.value(7.0), 1.0);
+  const TimeFunction slalom = magnitude("{type: slalom, amplitude: 2, frequency: 0.5, start: 1, cycles: 3}");
+  EXPECT_NEAR(slalom.value(3.5), 2.0, 1e-15);  // a peak between the fades: sin(2 pi 0.5 2.5)
+  EXPECT_EQ(slalom.value(7.0), 0.0);
+  const TimeFunction dwell = magnitude("{type: sine_with_dwell, amplitude: 2, frequency: 0.5, dwell: 0.5}");
+  EXPECT_EQ(dwell.value(1.7), -2.0);  // in the dwell, [1.5, 2] s
+  EXPECT_EQ(dwell.value(9.0), 0.0);
 }
 
 TEST(YamlModelSyntax, ForceElementsReadAsWritten) {
@@ -767,6 +775,9 @@ const BadFile kBadFiles[] = {
     {"nonpositive_shape_size.yaml", 8, "body 'rod'", "shape: length: must be positive, got '-1'"},
     {"table_decreasing.yaml", 9, "force 'push'", "magnitude: time: values must be strictly increasing, but '1' follows '2'"},
     {"table_lengths.yaml", 10, "force 'push'", "magnitude: value: expected 3 numbers (one per time), got 2"},
+    {"slalom_too_few_cycles.yaml", 9, "force 'steer'", "magnitude: cycles: at least one cycle"},
+    {"sine_with_dwell_negative_dwell.yaml", 9, "force 'steer'", "magnitude: dwell: must be zero or positive (seconds)"},
+    {"driver_input_zero_frequency.yaml", 9, "force 'steer'", "magnitude: frequency: must be positive and finite (Hz)"},
     {"spring_rest_and_reference.yaml", 6, "force 'servo'", "give either 'rest' or 'reference' (a moving rest position), not both"},
     {"lock_unknown_joint.yaml", 6, "assembly", "lock: joint 'j2' is not defined"},
     // Semantics, found by ModelBuilder::build() at the locations the reader recorded
