@@ -51,7 +51,8 @@ TimeFunction TimeFunction::table(std::vector<double> times, std::vector<double> 
 }
 
 TimeFunction TimeFunction::slalom(double amplitude, double frequency, double start, double cycles) {
-  if (!(frequency > 0.0) || !std::isfinite(frequency)) throw Error("slalom: the frequency must be positive and finite");
+  if (!(frequency > 0.0) || !std::isfinite(2.0 * std::numbers::pi * frequency))
+    throw Error("slalom: the frequency must be positive and finite");
   if (!(cycles >= 1.0) || !std::isfinite(cycles)) throw Error("slalom: at least one cycle (cycles >= 1)");
   TimeFunction f;
   f.kind_ = Kind::Slalom;
@@ -60,7 +61,8 @@ TimeFunction TimeFunction::slalom(double amplitude, double frequency, double sta
 }
 
 TimeFunction TimeFunction::sineWithDwell(double amplitude, double frequency, double start, double dwell) {
-  if (!(frequency > 0.0) || !std::isfinite(frequency)) throw Error("sine_with_dwell: the frequency must be positive and finite");
+  if (!(frequency > 0.0) || !std::isfinite(2.0 * std::numbers::pi * frequency))
+    throw Error("sine_with_dwell: the frequency must be positive and finite");
   if (!(dwell >= 0.0) || !std::isfinite(dwell)) throw Error("sine_with_dwell: the dwell must be zero or positive");
   TimeFunction f;
   f.kind_ = Kind::SineWithDwell;
