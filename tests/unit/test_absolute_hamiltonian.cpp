@@ -100,6 +100,18 @@ void runOneSecond(OdeSystem& ode, Eigen::VectorXd& state) {
   state = rk4->state();
 }
 
+// One second of rk4 from the same start in absolute coordinates (x, advanced in place) and with
+// `formulation` in joint coordinates (from qv): the end poses in ws and wsJoint.
+void runBothOneSecond(const Model& m, AbsoluteHamiltonianSystem& system, Eigen::VectorXd& x, const char* formulation,
+                      const Eigen::VectorXd& qv, Workspace& ws, Workspace& wsJoint) {
+  MultibodySystem joint(m, makeFormulation(formulation, m), Stabilization::None);
+  Eigen::VectorXd y = qv;
+  runOneSecond(system, x);
+  runOneSecond(joint, y);
+  system.fillWorkspace(x, ws);
+  updatePositions(m, wsJoint, y.head(m.nq));
+}
+
 TEST(AbsoluteHamiltonian, AdjointProductIsTheTransposedDerivativeOfTheRightHandSide) {
   for (unsigned seed : {1u, 2u, 3u}) {
     const Model m = coveredTree(seed);
@@ -155,13 +167,8 @@ TEST(AbsoluteHamiltonian, MovesAsTheArticulatedBodyAlgorithm) {
   system.canonicalState(qv, x);
   EXPECT_LT(system.positionViolation(x), 1e-14);
   const double e0 = system.energy(x);
-  MultibodySystem tree(m, makeFormulation("aba", m), Stabilization::None);
-  Eigen::VectorXd y = qv;
-  runOneSecond(system, x);
-  runOneSecond(tree, y);
   Workspace ws(m), wsTree(m);
-  system.fillWorkspace(x, ws);
-  updatePositions(m, wsTree, y.head(m.nq));
+  runBothOneSecond(m, system, x, "aba", qv, ws, wsTree);
   double worst = 0.0;
   for (int i = 1; i <= m.bodyCount(); ++i)
     worst = std::max(worst, (pointPosition(ws, i, Vec3::Zero()) - pointPosition(wsTree, i, Vec3::Zero())).norm());
@@ -197,13 +204,8 @@ TEST(AbsoluteHamiltonian, DistanceLoopMovesAsTheReferenceFormulation) {
   AbsoluteHamiltonianSystem system(m);
   system.canonicalState(qv, x);
   EXPECT_LT(system.positionViolation(x), 1e-10);
-  MultibodySystem reference(m, makeFormulation("reference", m), Stabilization::None);
-  Eigen::VectorXd y = qv;
-  runOneSecond(system, x);
-  runOneSecond(reference, y);
   Workspace ws(m), wsRef(m);
-  system.fillWorkspace(x, ws);
-  updatePositions(m, wsRef, y.head(m.nq));
+  runBothOneSecond(m, system, x, "reference", qv, ws, wsRef);
   const Marker& tip = m.markers[static_cast<std::size_t>(*m.findMarker("C"))];
   const double apart = (pointPosition(ws, tip.body, tip.position) - pointPosition(wsRef, tip.body, tip.position)).norm();
   // One second of rk4 at 1 ms in two sets of coordinates, neither projected: 4.6e-10 m apart; the
