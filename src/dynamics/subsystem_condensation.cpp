@@ -173,7 +173,7 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
         const auto h = static_cast<std::size_t>(below[a]);
         pullThroughSingleDof(s, e, Ud, w1[a], Racc_[h], Tt_[h]);
       }
-      if (below.size() == 1) continue;  // D_hh: the run's sum below
+      if (inRunSum(li)) continue;  // D_hh: the runs' sums below
       for (std::size_t a = 0; a < below.size(); ++a) {
         const Vec6 wa = invD * w1[a];
         for (std::size_t b = a; b < below.size(); ++b)
@@ -203,8 +203,8 @@ void SubsystemCondensation::condense(Workspace& ws, const Eigen::VectorXd& tau, 
   UpperOuterSum sum;
   int run = -1;
   for (std::size_t li = 1; li < bodies_.size(); ++li) {
+    if (!inRunSum(li)) continue;
     const int i = bodies_[li];
-    if (belowStart_[li + 1] - belowStart_[li] != 1 || model_.joints[static_cast<std::size_t>(i)].nv != 1) continue;
     const int h = belowSlots_[static_cast<std::size_t>(belowStart_[li])];
     if (h != run) {
       if (run >= 0) sum.flushInto(Dacc_[static_cast<std::size_t>(run) * (k + 1)]);

@@ -70,6 +70,11 @@ class SubsystemCondensation {
   std::vector<Vec6> Racc_;                 // per slot: R_g being accumulated
   Mat6 topInverse_;
 
+  // Whether local body li's term of D_hh goes into condense's per-run sums: one dof, and one
+  // handle h below it (the other bodies add theirs to D in the pass).
+  bool inRunSum(std::size_t li) const {
+    return belowStart_[li + 1] - belowStart_[li] == 1 && model_.joints[static_cast<std::size_t>(bodies_[li])].nv == 1;
+  }
   std::span<const int> belowOf(std::size_t li) const {
     return {belowSlots_.data() + belowStart_[li], belowSlots_.data() + belowStart_[li + 1]};
   }
