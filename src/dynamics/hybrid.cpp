@@ -48,10 +48,6 @@ void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen
   updateVelocities(model_, ws_, q, v);
   evaluateForceElements(model_, ws_, t, q, v);
   dynamics_.evaluate(ws_, M_, Q_);  // seed 001 eq. (14)-(19)
-  if (derivatives_)
-    derivatives_->evaluate(t, q, v, K_, C_);  // seed 004 eq. (52)-(53)
-  else if (springs_.active())
-    springs_.evaluate(ws_, q, v, K_, C_);  // seed 001 eq. (28)-(34)
   if (constraints_.size()) {
     constraints_.positions(ws_, t, q);
     constraints_.jacobian(ws_, t);
@@ -84,7 +80,13 @@ void HybridFormulation::project(Eigen::VectorXd& y, const Eigen::VectorXd& targe
   }
 }
 
-bool HybridFormulation::factorizeTangent(double constraintWeight, double stiffnessWeight, double dampingWeight) {
+bool HybridFormulation::factorizeTangent(double t, double constraintWeight, double stiffnessWeight,
+                                         double dampingWeight) {
+  // K and C only here: the iteration that converges uses the residual terms alone.
+  if (derivatives_)
+    derivatives_->evaluate(t, q_, v_, K_, C_);  // seed 004 eq. (52)-(53)
+  else if (springs_.active())
+    springs_.evaluate(ws_, q_, v_, K_, C_);  // seed 001 eq. (28)-(34)
   if (derivatives_) {
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].
     T_ = M_ + stiffnessWeight * K_ + dampingWeight * C_;
@@ -137,7 +139,14 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     v_ = (g / (b * h)) * dz_ + vHat_;
     a_ = (1.0 / (b * h * h)) * dz_ + aHat_;
     qdd_ = (1.0 / (1.0 - df)) * ((1.0 - dm) * a_ + dm * an - df * qddOld);
-    evaluate(tNew, q_, v_);
+    try {
+      evaluate(tNew, q_, v_);
+    } catch (const Error& e) {
+      // A diverging correction can reach positions where a force is undefined (at the car's
+      // stairs, a strut pulled to zero length): a failed iteration, which a smaller step retries.
+      report.unevaluable = e.what();
+      break;
+    }
     report.constraintError = infNorm(constraints_.g);
     if (!std::isfinite(report.constraintError) || !Q_.allFinite()) break;
     // Multipliers from the positions the last correction produced, eq. (2). Updating them with
@@ -159,7 +168,7 @@ NewtonReport HybridFormulation::step(double t, double h, const Eigen::VectorXd& 
     }
     r_ *= scale;
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].
-    if (!factorizeTangent(mix * b * h * h * alpha, mix * b * h * h, mix * g * h)) break;
+    if (!factorizeTangent(tNew, mix * b * h * h * alpha, mix * b * h * h, mix * g * h)) break;
     solveTangent(r_);
     // The tangent holds Jacobians at q_ = q_n (+) dz; a rotation increment composes with its
     // correction through the exponential map's Jacobian, without which Newton converges only

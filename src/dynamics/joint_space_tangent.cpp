@@ -1,6 +1,7 @@
 #include "articula/dynamics/joint_space_tangent.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "articula/kinematics/kinematics.hpp"
@@ -17,7 +18,9 @@ std::vector<int> unite(const std::vector<int>& a, const std::vector<int>& b) {
 
 }  // namespace
 
-JointSpaceTangent::JointSpaceTangent(const Model& model) {
+JointSpaceTangent::JointSpaceTangent(const Model& model)
+    : dense_(model.nv <= kDenseOrder),
+      denseT_(Eigen::MatrixXd::Zero(dense_ ? model.nv : 0, dense_ ? model.nv : 0)) {
   const int n = model.nv;
   std::vector<std::vector<int>> rows(static_cast<std::size_t>(n));  // upper-triangle rows of each column
   auto couple = [&](const std::vector<int>& coordinates) {
@@ -66,28 +69,66 @@ JointSpaceTangent::JointSpaceTangent(const Model& model) {
         pairIndex_.push_back(indexOf(support_.columns[a], support_.columns[b]));
     pairStart_.push_back(static_cast<int>(pairIndex_.size()));
   }
-  cholesky_.analyze(n, columnStart, rowIndex);  // ordering and symbolic factorisation, once per model
+  if (!dense_) cholesky_.analyze(n, columnStart, rowIndex);  // ordering and symbolic factorisation, once per model
 }
 
 void JointSpaceTangent::assemble(const Eigen::MatrixXd& M, const Eigen::MatrixXd& K, double stiffnessWeight,
                                  const Eigen::MatrixXd& C, double dampingWeight, const Eigen::MatrixXd& J,
                                  double constraintWeight) {
-  Eigen::Map<Eigen::VectorXd> values = cholesky_.values();
   const bool springs = K.size() > 0;
-  for (std::size_t k = 0; k < entryRow_.size(); ++k) {
-    const int i = entryRow_[k], j = entryColumn_[k];
-    values[static_cast<Eigen::Index>(k)] =
-        springs ? M(i, j) + stiffnessWeight * K(i, j) + dampingWeight * C(i, j) : M(i, j);
+  if (dense_) {
+    const Eigen::Index n = M.rows();
+    for (Eigen::Index j = 0; j < n; ++j)
+      if (springs)
+        denseT_.col(j).head(j + 1) =
+            M.col(j).head(j + 1) + stiffnessWeight * K.col(j).head(j + 1) + dampingWeight * C.col(j).head(j + 1);
+      else
+        denseT_.col(j).head(j + 1) = M.col(j).head(j + 1);
+  } else {
+    Eigen::Map<Eigen::VectorXd> values = cholesky_.values();
+    for (std::size_t k = 0; k < entryRow_.size(); ++k) {
+      const int i = entryRow_[k], j = entryColumn_[k];
+      values[static_cast<Eigen::Index>(k)] =
+          springs ? M(i, j) + stiffnessWeight * K(i, j) + dampingWeight * C(i, j) : M(i, j);
+    }
   }
   if (constraintWeight == 0.0) return;
+  // w J^T J over each row's support: the pairs a <= b of its columns (upper triangle).
   const std::vector<int>&start = support_.start, &columns = support_.columns;
+  double* values = dense_ ? nullptr : cholesky_.values().data();
   for (int r = 0; r + 1 < static_cast<int>(start.size()); ++r) {
     int p = pairStart_[static_cast<std::size_t>(r)];
     for (int a = start[r]; a < start[r + 1]; ++a) {
       const double wa = constraintWeight * J(r, columns[a]);
-      for (int b = a; b < start[r + 1]; ++b) values[pairIndex_[static_cast<std::size_t>(p++)]] += wa * J(r, columns[b]);
+      for (int b = a; b < start[r + 1]; ++b, ++p) {
+        const double value = wa * J(r, columns[b]);
+        if (dense_)
+          denseT_(columns[a], columns[b]) += value;
+        else
+          values[pairIndex_[static_cast<std::size_t>(p)]] += value;
+      }
     }
   }
+}
+
+bool JointSpaceTangent::factorize() {
+  if (!dense_) return cholesky_.factorize();
+  // T = U^T U in place, column by column (U upper triangular): at this size a loop of short dot
+  // products costs a third of Eigen's LLT, whose per-column matrix-vector products are overhead.
+  Eigen::MatrixXd& U = denseT_;
+  for (Eigen::Index j = 0; j < U.cols(); ++j) {
+    for (Eigen::Index i = 0; i < j; ++i) U(i, j) = (U(i, j) - U.col(i).head(i).dot(U.col(j).head(i))) / U(i, i);
+    const double pivot = U(j, j) - U.col(j).head(j).squaredNorm();
+    if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;  // not positive definite, or NaN
+    U(j, j) = std::sqrt(pivot);
+  }
+  return true;
+}
+
+void JointSpaceTangent::solveInPlace(Eigen::Ref<Eigen::VectorXd> x) {
+  if (!dense_) return cholesky_.solveInPlace(x);
+  denseT_.triangularView<Eigen::Upper>().transpose().solveInPlace(x);  // U^T y = x
+  denseT_.triangularView<Eigen::Upper>().solveInPlace(x);              // U x = y
 }
 
 }  // namespace articula

@@ -1,5 +1,8 @@
 #include "articula/dynamics/spring_damper_tangent.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
@@ -7,13 +10,10 @@ namespace articula {
 
 namespace {
 
-// A += w s^T s, column by column where s is non-zero: a point Jacobian is non-zero only in the
-// coordinates on the root path of its body (a handful of nv), and the dense outer product over all
-// nv^2 entries was a quarter of the hybrid formulation's time on the car (docs/benchmarks.md,
-// "Car: speed").
-void addOuterProduct(Eigen::Ref<Eigen::MatrixXd> A, double w, const Eigen::RowVectorXd& s) {
-  for (Eigen::Index j = 0; j < s.size(); ++j)
-    if (s[j] != 0.0) A.col(j) += (w * s[j]) * s.transpose();
+std::vector<int> unite(const std::vector<int>& a, const std::vector<int>& b) {
+  std::vector<int> u;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(u));
+  return u;
 }
 
 }  // namespace
@@ -22,9 +22,47 @@ SpringDamperTangent::SpringDamperTangent(const Model& model)
     : model_(model),
       active_(!model.jointSprings.empty() || !model.pointSprings.empty() || !model.jointLimits.empty() ||
               !model.jointFrictions.empty() || !model.tyres.empty()),
-      PA_(3, model.nv),
-      PB_(3, model.nv),
-      sz_(model.nv) {}
+      S_(6, model.nv),
+      s_(3, model.nv) {
+  springStart_.push_back(0);
+  for (const auto& sp : model.pointSprings) {
+    const std::vector<int> a = pathCoordinates(model, sp.bodyA), b = pathCoordinates(model, sp.bodyB);
+    for (int c : unite(a, b)) {
+      columns_.push_back(c);
+      onA_.push_back(std::binary_search(a.begin(), a.end(), c));
+      onB_.push_back(std::binary_search(b.begin(), b.end(), c));
+    }
+    springStart_.push_back(static_cast<int>(columns_.size()));
+  }
+  tyreStart_.push_back(static_cast<int>(columns_.size()));
+  for (const auto& t : model.tyres) {
+    for (int c : pathCoordinates(model, t.body)) columns_.push_back(c);
+    tyreStart_.push_back(static_cast<int>(columns_.size()));
+  }
+}
+
+// K += k s s^T and C += c s s^T over the coordinates cols (s_ holds the entries for cols in
+// order): a point Jacobian is non-zero only in the coordinates on the root path of its body, a
+// handful of nv.
+void SpringDamperTangent::addSpringDamper(Eigen::Ref<Eigen::MatrixXd> K, Eigen::Ref<Eigen::MatrixXd> C, double k,
+                                          double c, const int* cols, int n) const {
+  for (int j = 0; j < n; ++j) {
+    const double kj = k * s_(0, j), cj = c * s_(0, j);
+    for (int i = 0; i < n; ++i) {
+      K(cols[i], cols[j]) += kj * s_(0, i);
+      C(cols[i], cols[j]) += cj * s_(0, i);
+    }
+  }
+}
+
+// Row r of s_ <- axes.col(r)^T dr/dz over cols, for the material point of the body at world
+// position p.
+void SpringDamperTangent::projectPointColumns(const Mat3& axes, const Vec3& p, const int* cols, int n) {
+  for (int i = 0; i < n; ++i) {
+    const auto column = S_.col(cols[i]);
+    s_.col(i) = axes.transpose() * Vec3(column.tail<3>() + column.head<3>().cross(p));
+  }
+}
 
 void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                    Eigen::Ref<Eigen::MatrixXd> K, Eigen::Ref<Eigen::MatrixXd> C) {
@@ -46,35 +84,53 @@ void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q
     const int i = model_.joints[fr.joint].iv + fr.dof;
     C(i, i) -= jointFrictionForce(fr, v[i]).dqd;
   }
-  for (const auto& s : model_.pointSprings) {
-    const Vec3 d = pointPosition(ws, s.bodyB, s.pointB) - pointPosition(ws, s.bodyA, s.pointA);
+  if (!model_.pointSprings.empty() || !model_.tyres.empty()) worldMotionColumns(model_, ws, S_);
+  for (std::size_t k = 0; k < model_.pointSprings.size(); ++k) {
+    const PointSpringDamper& s = model_.pointSprings[k];
+    const Vec3 a = pointPosition(ws, s.bodyA, s.pointA), b = pointPosition(ws, s.bodyB, s.pointB);
+    const Vec3 d = b - a;
     const double L = d.norm();
     if (L < 1e-12) continue;  // the length has no gradient at zero length
-    pointJacobian(model_, ws, s.bodyA, s.pointA, PA_);
-    pointJacobian(model_, ws, s.bodyB, s.pointB, PB_);
-    PB_ -= PA_;
     // s_z = u^T (dr_B/dz - dr_A/dz), eq. (29); K = s_z^T k s_z (31), C = s_z^T c s_z (34), with k
     // and c the slopes of the tension (bump stop and damping curve included).
-    sz_.noalias() = (d / L).transpose() * PB_;
-    const JointForce t = pointSpringTension(s, L, sz_.dot(v));
-    addOuterProduct(K, t.dq, sz_);
-    addOuterProduct(C, t.dqd, sz_);
+    const Vec3 u = d / L;
+    const int first = springStart_[k], n = springStart_[k + 1] - first;
+    double rate = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const int c = columns_[static_cast<std::size_t>(first + i)];
+      const auto column = S_.col(c);
+      const Vec3 lin = column.tail<3>(), ang = column.head<3>();
+      s_(0, i) = (onB_[static_cast<std::size_t>(first + i)] ? u.dot(lin + ang.cross(b)) : 0.0) -
+                 (onA_[static_cast<std::size_t>(first + i)] ? u.dot(lin + ang.cross(a)) : 0.0);
+      rate += s_(0, i) * v[c];
+    }
+    const JointForce t = pointSpringTension(s, L, rate);
+    addSpringDamper(K, C, t.dq, t.dqd, &columns_[static_cast<std::size_t>(first)], n);
   }
   // Tyres: the radial spring-damper along the normal n at the contact point P, and the slip
   // forces linearised at zero slip, Fx ~ -(K_x / V) e_x . v_P and Fy ~ -(K_y / V) e_y . v_P with
   // v_P the wheel's material velocity at P: dampers along e_x and e_y (symmetric; the saturation
   // of the Magic Formula and the load coupling are left out, which only slows Newton down).
-  for (const auto& t : model_.tyres) {
+  for (std::size_t k = 0; k < model_.tyres.size(); ++k) {
+    const Tyre& t = model_.tyres[k];
     const TyreResponse r = tyreResponse(model_, ws, t);
     if (r.Fz == 0.0) continue;
-    pointJacobian(model_, ws, t.body, ws.X0[t.body].E * (r.point - bodyPosition(ws, t.body)), PA_);
-    sz_.noalias() = r.normal.transpose() * PA_;
-    addOuterProduct(K, t.radialStiffness, sz_);
-    addOuterProduct(C, t.radialDamping, sz_);
-    sz_.noalias() = r.longitudinal.transpose() * PA_;
-    addOuterProduct(C, longitudinalSlipStiffness(t.mf, r.Fz) / r.speed, sz_);
-    sz_.noalias() = r.lateral.transpose() * PA_;
-    addOuterProduct(C, corneringStiffness(t.mf, r.Fz) / r.speed, sz_);
+    const int* cols = &columns_[static_cast<std::size_t>(tyreStart_[k])];
+    const int n = tyreStart_[k + 1] - tyreStart_[k];
+    Mat3 axes;
+    axes << r.normal, r.longitudinal, r.lateral;
+    projectPointColumns(axes, r.point, cols, n);
+    // C's weights along n, e_x and e_y.
+    const Vec3 damping(t.radialDamping, longitudinalSlipStiffness(t.mf, r.Fz) / r.speed,
+                       corneringStiffness(t.mf, r.Fz) / r.speed);
+    for (int j = 0; j < n; ++j) {
+      const double kj = t.radialStiffness * s_(0, j);
+      const Vec3 cj = damping.cwiseProduct(s_.col(j));
+      for (int i = 0; i < n; ++i) {
+        K(cols[i], cols[j]) += kj * s_(0, i);
+        C(cols[i], cols[j]) += cj.dot(s_.col(i));
+      }
+    }
   }
 }
 

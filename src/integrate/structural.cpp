@@ -97,6 +97,7 @@ class StructuralIntegrator final : public Integrator {
         s << "the Newton iteration of the " << family_ << " integrator did not converge (" << r.iterations
           << " iterations, last correction " << r.residual << ", constraint error " << r.constraintError << ")";
         s << " even with the step halved " << kMaxHalvings << " times to " << h << " s";
+        if (!r.unevaluable.empty()) s << "; the last iterate could not be evaluated: " << r.unevaluable;
         throw SimulationError(t_ + h, stats_.steps + 1, s.str());
       }
       h *= 0.5;

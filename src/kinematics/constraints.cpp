@@ -48,18 +48,19 @@ ConstraintEvaluator::ConstraintEvaluator(const Model& model)
       nu(Eigen::VectorXd::Zero(model.constraintCount())),
       gamma(Eigen::VectorXd::Zero(model.constraintCount())),
       model_(model),
+      S_(6, model.nv),
       P_(Eigen::Matrix3Xd::Zero(3, model.nv)),
       W_(Eigen::Matrix3Xd::Zero(3, model.nv)),
       zeroV_(Eigen::VectorXd::Zero(model.nv)),
       pattern_(jacobianPattern(model)) {}
 
-void ConstraintEvaluator::addPathColumns(const Workspace& ws, int body, const Vec3& p, double sign) {
+void ConstraintEvaluator::addPathColumns(int body, const Vec3& p, double sign) {
   for (int k = body; k != 0; k = model_.joints[k].parent) {
     const Joint& j = model_.joints[k];
-    for (int col = 0; col < j.nv; ++col) {
-      const Motion s = ws.X0[k].applyInverse(Motion::fromVector(ws.joint[k].S.col(col)));  // world, about the origin
-      P_.col(j.iv + col) += sign * (s.lin + s.ang.cross(p));                               // velocity of the point at p
-      W_.col(j.iv + col) += sign * s.ang;
+    for (int c = j.iv; c < j.iv + j.nv; ++c) {
+      const auto ang = S_.col(c).head<3>();                      // world, about the origin
+      P_.col(c) += sign * (S_.col(c).tail<3>() + ang.cross(p));  // velocity of the point at p
+      W_.col(c) += sign * ang;
     }
   }
 }
@@ -94,6 +95,7 @@ void ConstraintEvaluator::positions(const Workspace& ws, double t, const Eigen::
 void ConstraintEvaluator::jacobian(const Workspace& ws, double t) {
   int row = 0;
   nu.setZero();
+  if (!model_.loops.empty()) worldMotionColumns(model_, ws, S_);
   for (const LoopConstraint& l : model_.loops) {
     const FramePair f = framePair(ws, l);
     // Only the columns of the loop's support (the joints on the root paths of its two bodies)
@@ -106,8 +108,8 @@ void ConstraintEvaluator::jacobian(const Workspace& ws, double t) {
     }
     // Relative velocity of the frame origins (P) and relative angular velocity (W) per unit rate
     // of each coordinate; a common ancestor's columns cancel partly.
-    addPathColumns(ws, l.bodyB, f.pb, 1.0);
-    addPathColumns(ws, l.bodyA, f.pa, -1.0);
+    addPathColumns(l.bodyB, f.pb, 1.0);
+    addPathColumns(l.bodyA, f.pa, -1.0);
     if (l.type == LoopConstraint::Type::Distance) {
       const Vec3 d = f.pb - f.pa;
       const double L = d.norm();

@@ -64,7 +64,7 @@ void bodyJacobian(const Model& model, const Workspace& ws, int body, Eigen::Ref<
   for (int k = body; k != 0; k = model.joints[k].parent) {
     const Joint& j = model.joints[k];
     for (int col = 0; col < j.nv; ++col)
-      J.col(j.iv + col) = ws.X0[k].applyInverse(Motion::fromVector(ws.joint[k].S.col(col))).vector();
+      J.col(j.iv + col) = worldMotionColumn(ws, k, col).vector();
   }
 }
 
@@ -74,9 +74,24 @@ void pointJacobian(const Model& model, const Workspace& ws, int body, const Vec3
   for (int k = body; k != 0; k = model.joints[k].parent) {
     const Joint& j = model.joints[k];
     for (int col = 0; col < j.nv; ++col) {
-      const Motion s = ws.X0[k].applyInverse(Motion::fromVector(ws.joint[k].S.col(col)));
+      const Motion s = worldMotionColumn(ws, k, col);
       J.col(j.iv + col) = s.lin + s.ang.cross(pw);  // velocity of the point at pw
     }
+  }
+}
+
+void worldMotionColumns(const Model& model, const Workspace& ws, WorldMotionColumns& S) {
+  for (int k = 1; k <= model.bodyCount(); ++k)
+    for (int col = 0; col < model.joints[k].nv; ++col)
+      S.col(model.joints[k].iv + col) = worldMotionColumn(ws, k, col).vector();
+}
+
+void pointJacobian(const Model& model, const WorldMotionColumns& S, int body, const Vec3& pw,
+                   Eigen::Ref<Eigen::MatrixXd> J) {
+  J.setZero();
+  for (int k = body; k != 0; k = model.joints[k].parent) {
+    const Joint& j = model.joints[k];
+    for (int c = j.iv; c < j.iv + j.nv; ++c) J.col(c) = S.col(c).tail<3>() + S.col(c).head<3>().cross(pw);
   }
 }
 

@@ -59,15 +59,15 @@ class HybridFormulation final : public Index3Problem {
   const Eigen::VectorXd& multipliers() const { return lambda_; }
 
  private:
-  /// M, Q, K, C, Phi and Phi_z at (t, q, v), in ws_ and the members below.
+  /// M, Q, Phi and Phi_z at (t, q, v), in ws_ and the members below.
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// Iterated penalty projection of y onto J y = target with the factorised tangent matrix, until
   /// |J y - target|_inf <= projectionTolerance or kMaxProjectionIterations passes.
   void project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);
-  /// Forms and factorises the tangent matrix M + dampingWeight C + stiffnessWeight K +
-  /// constraintWeight Phi_z^T Phi_z (sparse Cholesky, or dense LU with finite-difference K and C);
-  /// false when that fails.
-  bool factorizeTangent(double constraintWeight, double stiffnessWeight, double dampingWeight);
+  /// Evaluates K and C at (t, q_, v_), the state of the last evaluate(), then forms and factorises
+  /// the tangent matrix M + dampingWeight C + stiffnessWeight K + constraintWeight Phi_z^T Phi_z
+  /// (sparse Cholesky, or dense LU with finite-difference K and C); false when that fails.
+  bool factorizeTangent(double t, double constraintWeight, double stiffnessWeight, double dampingWeight);
   void solveTangent(Eigen::VectorXd& x);
 
   const Model& model_;

@@ -8,7 +8,9 @@
 // (linalg/sparse_cholesky.hpp); each Newton iteration writes the values and factorises
 // numerically. Compared with a dense factorisation this removes the O(n^3) of the
 // factorisation and the O(n^2 m) of Phi_z^T Phi_z, which dominated the hybrid formulation on
-// mechanisms with many loops.
+// mechanisms with many loops. Small systems (at most kDenseOrder coordinates) are stored and
+// factorised dense instead: for them CHOLMOD's per-call overhead outweighs the arithmetic (the
+// car, 23 coordinates: see docs/benchmarks.md "Car: speed").
 #pragma once
 
 #include <vector>
@@ -31,16 +33,18 @@ class JointSpaceTangent {
   void assemble(const Eigen::MatrixXd& M, const Eigen::MatrixXd& K, double stiffnessWeight, const Eigen::MatrixXd& C,
                 double dampingWeight, const Eigen::MatrixXd& J, double constraintWeight);
   /// Numeric factorisation; false when T is not positive definite or not finite.
-  bool factorize() { return cholesky_.factorize(); }
+  bool factorize();
   /// x <- T^-1 x with the last successful factorisation.
-  void solveInPlace(Eigen::Ref<Eigen::VectorXd> x) { cholesky_.solveInPlace(x); }
+  void solveInPlace(Eigen::Ref<Eigen::VectorXd> x);
 
-  /// Stored entries of T's upper triangle, and of its Cholesky factor.
-  int nonZeros() const { return cholesky_.nonZeros(); }
-  long factorNonZeros() const { return cholesky_.factorNonZeros(); }
+  /// Whether T is stored and factorised dense (at most kDenseOrder coordinates).
+  bool dense() const { return dense_; }
+  static constexpr int kDenseOrder = 32;
 
  private:
+  bool dense_;
   SparseCholesky cholesky_;
+  Eigen::MatrixXd denseT_;  ///< upper triangle of T (dense storage), then its Cholesky factor U
   std::vector<int> entryRow_, entryColumn_;  ///< (row, column) of each stored entry, row <= column
   // The structural columns of each constraint row and, for each pair (a <= b) of row r's columns
   // in order, the value index pairIndex_[pairStart_[r] + k].

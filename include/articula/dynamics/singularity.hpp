@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <Eigen/SVD>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,11 @@ class SingularityMonitor {
   /// one to (t, q) (s in [0, 2]; only [1, 2] when there is no state before last).
   Determinant minorAlongPath(double s, double t, const Eigen::VectorXd& q);
   double pathTime(double s, double t) const;
+  /// Golden-section search over `steps` steps for the smallest |minor| along the path within
+  /// [a, b], which it narrows; evaluates J at the best point found and returns it.
+  double narrowDip(double& a, double& b, int steps, double t, const Eigen::VectorXd& q);
+  /// Smallest (at the rank) to largest singular value of J at the last evaluation.
+  double smallestSingularRatio();
   /// The description of a singular configuration when J at the last minorAlongPath call has lost
   /// rank (its smallest to largest singular value below kSingularRatio); else empty.
   std::string describeIfSingular(double tSingular, double tFrom, double tTo);
@@ -65,6 +71,7 @@ class SingularityMonitor {
   Determinant previous_, before_;  // the watched minor at qPrev_ and at qBefore_
   Eigen::MatrixXd minor_;
   Eigen::PartialPivLU<Eigen::MatrixXd> minorLu_;
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
 };
 
 }  // namespace articula

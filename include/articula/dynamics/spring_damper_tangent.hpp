@@ -7,7 +7,9 @@
 // the structural integrators is approximate by design.
 #pragma once
 
-#include "articula/kinematics/workspace.hpp"
+#include <vector>
+
+#include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
 
@@ -26,8 +28,17 @@ class SpringDamperTangent {
  private:
   const Model& model_;
   bool active_;
-  Eigen::MatrixXd PA_, PB_;  // 3 x nv point Jacobians of the two ends of a point spring
-  Eigen::RowVectorXd sz_;    // gradient of the spring length, seed 001 eq. (29)
+  void addSpringDamper(Eigen::Ref<Eigen::MatrixXd> K, Eigen::Ref<Eigen::MatrixXd> C, double k, double c,
+                       const int* cols, int n) const;
+  void projectPointColumns(const Mat3& axes, const Vec3& p, const int* cols, int n);
+
+  WorldMotionColumns S_;  // the joints' motion subspaces in world coordinates
+  // The coordinates each point spring (springStart_) and tyre (tyreStart_) moves with, ascending,
+  // and for a spring whether each lies on the root path of its end A, of its end B (or both).
+  std::vector<int> columns_, springStart_, tyreStart_;
+  std::vector<bool> onA_, onB_;
+  // A point's Jacobian along up to three directions (rows) on those coordinates, e.g. eq. (29).
+  Eigen::Matrix<double, 3, Eigen::Dynamic> s_;
 };
 
 }  // namespace articula

@@ -40,6 +40,10 @@ struct NewtonReport {
   int iterations = 0;
   double residual = 0.0;        ///< size of the last correction (the problem's own measure)
   double constraintError = 0.0;  ///< |g|_inf at the end
+  /// Why the iteration stopped at an iterate its forces could not be evaluated at (a spring
+  /// pulled to zero length, a wheel laid flat by a diverging correction); empty otherwise. The
+  /// integrator retries with a smaller step, as for any failed iteration.
+  std::string unevaluable;
 };
 
 /// An index-3 formulation seen by a structural integrator. State x = [q; v] as everywhere.

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "articula/kinematics/workspace.hpp"
+#include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
 
@@ -39,10 +39,11 @@ class ConstraintEvaluator {
 
  private:
   /// Adds sign times each path coordinate's velocity of the world point p (to P_) and angular
-  /// velocity (to W_), for the joints on the path from the root to `body`.
-  void addPathColumns(const Workspace& ws, int body, const Vec3& p, double sign);
+  /// velocity (to W_), for the joints on the path from the root to `body` (from S_).
+  void addPathColumns(int body, const Vec3& p, double sign);
 
   const Model& model_;
+  WorldMotionColumns S_;     // the joints' motion subspaces in world coordinates
   Eigen::Matrix3Xd P_, W_;  // relative point and angular velocity per unit coordinate rate (world)
   Eigen::VectorXd zeroV_;
   JacobianPattern pattern_;

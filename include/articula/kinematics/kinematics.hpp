@@ -37,6 +37,20 @@ void bodyJacobian(const Model& model, const Workspace& ws, int body, Eigen::Ref<
 /// Jacobian (3 x nv) of the world velocity of a point given in body coordinates.
 void pointJacobian(const Model& model, const Workspace& ws, int body, const Vec3& p, Eigen::Ref<Eigen::MatrixXd> J);
 
+/// Column `col` of the motion subspace of `body`'s joint in world coordinates about the world
+/// origin (after updatePositions).
+inline Motion worldMotionColumn(const Workspace& ws, int body, int col) {
+  return ws.X0[body].applyInverse(Motion::fromVector(ws.joint[body].S.col(col)));
+}
+/// All worldMotionColumn's, one column [angular; linear] per velocity coordinate. Code that forms
+/// many point Jacobians at one configuration (spring-damper tangents, constraint Jacobians) reads
+/// them from here instead of transforming each joint's subspace again for every point.
+using WorldMotionColumns = Eigen::Matrix<double, 6, Eigen::Dynamic>;
+void worldMotionColumns(const Model& model, const Workspace& ws, WorldMotionColumns& S);
+/// pointJacobian from the world columns S, for the material point of `body` at world position pw.
+void pointJacobian(const Model& model, const WorldMotionColumns& S, int body, const Vec3& pw,
+                   Eigen::Ref<Eigen::MatrixXd> J);
+
 /// qdot = G(q) v for the whole model.
 void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                        Eigen::Ref<Eigen::VectorXd> qdot);
