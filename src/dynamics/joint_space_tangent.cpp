@@ -2,21 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
-
-namespace {
-
-std::vector<int> unite(const std::vector<int>& a, const std::vector<int>& b) {
-  std::vector<int> u;
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(u));
-  return u;
-}
-
-}  // namespace
 
 JointSpaceTangent::JointSpaceTangent(const Model& model)
     : dense_(model.nv <= kDenseOrder),
@@ -37,7 +26,7 @@ JointSpaceTangent::JointSpaceTangent(const Model& model)
   }
   // Point springs and dampers (joint-level ones and prescribed motions sit on M's diagonal).
   for (const auto& s : model.pointSprings)
-    couple(unite(pathCoordinates(model, s.bodyA), pathCoordinates(model, s.bodyB)));
+    couple(pathCoordinates(model, s.bodyA, s.bodyB));
   // Constraint rows couple the coordinates of their support (loop rows, prescribed motions).
   const JacobianPattern pattern = jacobianPattern(model);
   for (std::size_t r = 0; r + 1 < pattern.start.size(); ++r)

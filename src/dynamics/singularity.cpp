@@ -52,8 +52,10 @@ std::string describeCoordinates(const Model& m, const std::vector<int>& cols) {
 }
 }  // namespace
 
-SingularityMonitor::SingularityMonitor(const Model& model)
-    : model_(model), ws_(model), constraints_(model), svd_(constraints_.size(), model.nv) {}
+SingularityMonitor::SingularityMonitor(const Model& model) : model_(model), ws_(model), constraints_(model) {
+  // Sized once here (a model without constraints never computes one): compute() then allocates nothing.
+  if (constraints_.size() > 0) svd_ = Eigen::JacobiSVD<Eigen::MatrixXd>(constraints_.size(), model.nv);
+}
 
 void SingularityMonitor::evaluate(double t, const Eigen::VectorXd& q) {
   updatePositions(model_, ws_, q);

@@ -1,22 +1,11 @@
 #include "articula/dynamics/spring_damper_tangent.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
 
 namespace articula {
-
-namespace {
-
-std::vector<int> unite(const std::vector<int>& a, const std::vector<int>& b) {
-  std::vector<int> u;
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(u));
-  return u;
-}
-
-}  // namespace
 
 SpringDamperTangent::SpringDamperTangent(const Model& model)
     : model_(model),
@@ -27,7 +16,7 @@ SpringDamperTangent::SpringDamperTangent(const Model& model)
   springStart_.push_back(0);
   for (const auto& sp : model.pointSprings) {
     const std::vector<int> a = pathCoordinates(model, sp.bodyA), b = pathCoordinates(model, sp.bodyB);
-    for (int c : unite(a, b)) {
+    for (int c : pathCoordinates(model, sp.bodyA, sp.bodyB)) {
       columns_.push_back(c);
       onA_.push_back(std::binary_search(a.begin(), a.end(), c));
       onB_.push_back(std::binary_search(b.begin(), b.end(), c));

@@ -1,6 +1,7 @@
 #include "articula/kinematics/kinematics.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace articula {
 
@@ -56,6 +57,13 @@ std::vector<int> pathCoordinates(const Model& model, int body) {
   for (int b = body; b > 0; b = model.parent(b))
     for (int k = 0; k < model.joints[b].nv; ++k) coordinates.push_back(model.joints[b].iv + k);
   std::sort(coordinates.begin(), coordinates.end());
+  return coordinates;
+}
+
+std::vector<int> pathCoordinates(const Model& model, int bodyA, int bodyB) {
+  const std::vector<int> a = pathCoordinates(model, bodyA), b = pathCoordinates(model, bodyB);
+  std::vector<int> coordinates;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(coordinates));
   return coordinates;
 }
 

@@ -31,6 +31,9 @@ Vec3 angularAcceleration(const Workspace& ws, int body);
 /// Velocity coordinates of the joints on the path from the root to `body` (none for the ground),
 /// ascending: the columns the body's Jacobian can have non-zero.
 std::vector<int> pathCoordinates(const Model& model, int body);
+/// The union of the two bodies' pathCoordinates, ascending: the coordinates that move a force
+/// element (a point spring) or a constraint between them.
+std::vector<int> pathCoordinates(const Model& model, int bodyA, int bodyB);
 /// Spatial Jacobian of a body in world coordinates about the world origin:
 /// J (6 x nv) maps v to the body's spatial velocity [w; v_O] (after updatePositions).
 void bodyJacobian(const Model& model, const Workspace& ws, int body, Eigen::Ref<Eigen::MatrixXd> J);
