@@ -15,23 +15,29 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
     : model_(model), tree_(model, pairing), threads_(threads), schedule_(tree_, std::max(1, threads)) {
   if (threads < 1) throw Error(std::string(formulation) + ": the thread count must be at least 1");
   const int n = model.bodyCount();
-  centralInertia_.resize(static_cast<std::size_t>(n) + 1, Mat3::Zero());
   inverseCentralInertia_.resize(static_cast<std::size_t>(n) + 1, Mat3::Zero());
   S_.resize(static_cast<std::size_t>(n) + 1);
   c_.assign(static_cast<std::size_t>(n) + 1, V::Zero());
   jointForce_.assign(static_cast<std::size_t>(n) + 1, V::Zero());
   singular_.assign(static_cast<std::size_t>(n) + 1, 0);
+  axis_.assign(static_cast<std::size_t>(n) + 1, -1);
+  axisSign_.assign(static_cast<std::size_t>(n) + 1, Scalar(1));
   for (int i = 1; i <= n; ++i) {
-    centralInertia_[static_cast<std::size_t>(i)] = model.bodies[static_cast<std::size_t>(i)].inertiaCom;
-    inverseCentralInertia_[static_cast<std::size_t>(i)] = model.bodies[static_cast<std::size_t>(i)].inertiaCom.inverse();
-    S_[static_cast<std::size_t>(i)].setZero(D, model.joints[static_cast<std::size_t>(i)].nv);
+    const auto idx = static_cast<std::size_t>(i);
+    inverseCentralInertia_[idx] = model.bodies[idx].inertiaCom.inverse();
+    S_[idx].setZero(D, model.joints[idx].nv);
+    double sign = 1.0;
+    axis_[idx] = Space::axisCoordinate(model.joints[idx], sign);
+    axisSign_[idx] = static_cast<Scalar>(sign);
   }
   eq_.resize(tree_.nodes().size());
   rootJoint_.resize(tree_.roots().size());
   auto size = [&](JointElimination& el, int joint) {
     const int nv = joint > 0 ? model.joints[static_cast<std::size_t>(joint)].nv : 0;
-    el.Q.setZero(D, nv);
-    el.R.setZero(nv, nv);
+    el.F.setZero();
+    el.fullRank = nv == 0;
+    el.E.setZero(D, nv);
+    el.Z.setZero(nv, nv);
     el.mu.setZero(nv);
   };
   for (std::size_t k = 0; k < rootJoint_.size(); ++k)
@@ -42,20 +48,13 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
   }
 }
 
-// Phi = I^-1 for the inertia I about the body's origin (Space::mobility), world axes.
+// Phi = I^-1 for the inertia I about the body's origin (Space::leafMobility), world axes.
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::leaf(const Workspace& ws, int i) {
   const auto idx = static_cast<std::size_t>(i);
-  const Joint& joint = model_.joints[idx];
-  const Body& body = model_.bodies[idx];
-  const Mat3 R = ws.X0[idx].E.transpose();  // body axes in world axes
-  for (int k = 0; k < joint.nv; ++k) {
-    Vec6 column;
-    column << R * ws.joint[idx].S.col(k).head<3>(), R * ws.joint[idx].S.col(k).tail<3>();
-    S_[idx].col(k) = Space::template fromWorld<Scalar>(column);
-  }
+  Space::subspace(model_, ws, i, S_[idx]);
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
-  eq.phi11 = Space::template mobility<Scalar>(R, centralInertia_[idx], inverseCentralInertia_[idx], R * body.com, body.mass);
+  eq.phi11 = Space::template leafMobility<Scalar>(model_, ws, i, inverseCentralInertia_[idx]);
   eq.phi12 = eq.phi11;
   eq.phi22 = eq.phi11;
   eq.b1.setZero();
@@ -110,6 +109,28 @@ bool thinQR(const Sub& U, Sub& Q, SmallM& R) {
   return true;
 }
 
+// Completes the nv orthonormal columns of Q to an orthonormal basis: the D - nv further columns
+// of `basis`, each the coordinate axis farthest from the span so far, orthogonalised against it
+// twice (Gram-Schmidt) and normalised.
+template <class Sub, class Mat>
+void completeBasis(const Sub& Q, Mat& basis) {
+  using S = typename Mat::Scalar;
+  using Vec = Eigen::Matrix<S, Mat::RowsAtCompileTime, 1>;
+  constexpr int D = Mat::RowsAtCompileTime;
+  const auto nv = static_cast<int>(Q.cols());
+  basis.leftCols(nv) = Q;
+  for (int count = nv; count < D; ++count) {
+    Vec best = Vec::Zero();
+    for (int i = 0; i < D; ++i) {
+      Vec w = Vec::Unit(i);
+      for (int pass = 0; pass < 2; ++pass)
+        for (int k = 0; k < count; ++k) w -= basis.col(k).dot(w) * basis.col(k);
+      if (w.squaredNorm() > best.squaredNorm()) best = w;
+    }
+    basis.col(count) = best.normalized();
+  }
+}
+
 // The inverse L^-1 of the Cholesky factor of a symmetric 6x6 matrix K = L L^T, written out with
 // one square root and one division per column (Eigen's LLT divides every entry, and its
 // triangular solves with a matrix right-hand side take the blocked general-size path, both
@@ -120,23 +141,30 @@ bool inverseCholeskyFactor(const Mat& K, Mat& Linv) {
   constexpr int D = Mat::RowsAtCompileTime;
   Mat L;
   Eigen::Matrix<S, D, 1> reciprocal;
+#pragma GCC unroll 6
   for (int j = 0; j < D; ++j) {
     S d = K(j, j);
+#pragma GCC unroll 6
     for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
     if (!(d > S(0)) || !std::isfinite(d)) return false;
     L(j, j) = std::sqrt(d);
     reciprocal[j] = S(1) / L(j, j);
+#pragma GCC unroll 6
     for (int i = j + 1; i < D; ++i) {
       S x = K(i, j);
+#pragma GCC unroll 6
       for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
       L(i, j) = x * reciprocal[j];
     }
   }
   Linv.setZero();
+#pragma GCC unroll 6
   for (int j = 0; j < D; ++j) {
     Linv(j, j) = reciprocal[j];
+#pragma GCC unroll 6
     for (int i = j + 1; i < D; ++i) {
       S sum = S(0);
+#pragma GCC unroll 6
       for (int k = j; k < i; ++k) sum += L(i, k) * Linv(k, j);
       Linv(i, j) = -sum * reciprocal[i];
     }
@@ -146,95 +174,117 @@ bool inverseCholeskyFactor(const Mat& K, Mat& Linv) {
 
 // M -= A^T A for symmetric M: the lower triangle by column dot products, mirrored (half the
 // work of the full product).
-template <class Mat>
-void subtractGram(Mat& M, const Mat& A) {
+template <class Mat, class G>
+void subtractGram(Mat& M, const G& A) {
   constexpr int D = Mat::RowsAtCompileTime;
+#pragma GCC unroll 6
   for (int j = 0; j < D; ++j)
+#pragma GCC unroll 6
     for (int i = j; i < D; ++i) M(i, j) -= A.col(i).dot(A.col(j));
   M.template triangularView<Eigen::StrictlyUpper>() = M.transpose();
 }
 
-// M += sign (Q^T A)^T (Q^T B) for the few orthonormal columns of Q (one per joint coordinate):
-// one fixed-size outer product per column (the common single-coordinate joint without
-// dynamic-size temporaries).
-template <class Mat, class Sub>
-void addProjected(Mat& M, const Sub& Q, const Mat& A, const Mat& B, typename Mat::Scalar sign) {
-  using Vec = Eigen::Matrix<typename Mat::Scalar, Mat::RowsAtCompileTime, 1>;
-  for (Eigen::Index k = 0; k < Q.cols(); ++k) {
-    const Vec q = Q.col(k);
-    const Vec a = A.transpose() * q, b = B.transpose() * q;
-    M.noalias() += (sign * a) * b.transpose();
-  }
-}
-
 }  // namespace
 
-// One joint's force from its relative motion. With both sides' handle equations, the joint
-// gives K f + r = S qdot (K the sum of the mobilities at the joint) and S^T f = tau (the joint
-// load; constraint forces do no work along S). With K = L L^T, g = L^T f and U = L^-1 S = Q R:
-//   g = U qdot - L^-1 r,  U^T g = tau  =>  qdot = R^-1 (R^-T tau + Q^T L^-1 r),
-//   f = L^-T (Q R^-T tau - P L^-1 r),  P = 1 - Q Q^T,
-// which is thesis eq. (3.38)-(3.39): L^-T P L^-1 equals D (D^T K D)^-1 D^T for any D spanning the
-// constraint directions (D^T S = 0), and no D is formed. factorJoint writes the factors (they
-// depend on the configuration only), jointBiases the force e and rates mu at r = beta.
+// One joint's force from its relative motion (see handle_assembly.hpp). With K = L L^T and
+// U = L^-1 S = Q R: K^-1 S = L^-T Q R, S^T K^-1 S = R^T R, so Z = R^-1 R^-T, E = L^-T Q R^-T,
+// and W = L^-T (1 - Q Q^T) L^-1 = F^T F with F = N^T L^-1 for an orthonormal basis N of the
+// complement of Q, which equals the thesis's D (D^T K D)^-1 D^T of eq. (3.38)-(3.39) for any D
+// spanning the constraint directions. For one coordinate, N^T holds the first D - 1 rows of the
+// Householder reflection that takes q to -sign(q_last) e_last. The factors depend on the
+// configuration only; jointBiases gives e and mu for each r = beta.
 template <class Scalar, class Space>
 bool BasicHandleAssembly<Scalar, Space>::factorJoint(const M& K, int j, JointElimination& out) const {
-  if (!inverseCholeskyFactor(K, out.Linv)) return false;
-  const Sub& S = S_[static_cast<std::size_t>(j)];
+  const auto jdx = static_cast<std::size_t>(j);
+  if (axis_[jdx] >= 0) return factorAxisJoint(K, axis_[jdx], axisSign_[jdx], out);
+  M Linv;
+  if (!inverseCholeskyFactor(K, Linv)) return false;
+  const Sub& S = S_[jdx];
   if (S.cols() == 1) {  // one coordinate: Q = U / |U|, without dynamic-size temporaries
-    const V u = out.Linv * S.col(0);
+    const V u = Linv * S.col(0);
     const Scalar r = u.norm();
     if (!(r > Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * S.col(0).norm())) return false;
-    out.Q.col(0) = u / r;
-    out.R(0, 0) = r;
+    const V q = u / r;
+    const Eigen::Matrix<Scalar, 1, D> qL = q.transpose() * Linv;
+    // Householder vector v = q + s e_last, s = sign(q_last): rows 0..D-2 of (1 - v v^T / (1 + s q_last)) L^-1.
+    const Scalar s = q[D - 1] >= Scalar(0) ? Scalar(1) : Scalar(-1);
+    const Eigen::Matrix<Scalar, 1, D> vL = qL + s * Linv.row(D - 1);
+    out.F.template topRows<D - 1>() = Linv.template topRows<D - 1>();
+    out.F.template topRows<D - 1>().noalias() -= (q.template head<D - 1>() / (Scalar(1) + s * q[D - 1])) * vL;
+    out.F.row(D - 1).setZero();
+    out.E.col(0) = qL.transpose() / r;
+    out.Z(0, 0) = Scalar(1) / (r * r);
     return true;
   }
-  const Sub U = out.Linv.lazyProduct(S);
-  return thinQR(U, out.Q, out.R);
+  const Sub U = Linv.lazyProduct(S);
+  Sub Q;
+  SmallM R;
+  if (!thinQR(U, Q, R)) return false;
+  const auto nv = static_cast<int>(S.cols());
+  M basis;
+  completeBasis(Q, basis);
+  out.F.setZero();
+  out.F.topRows(D - nv).noalias() = basis.rightCols(D - nv).transpose() * Linv;
+  const SmallM Rinv = R.template triangularView<Eigen::Upper>().solve(SmallM::Identity(nv, nv));
+  out.E.noalias() = Linv.transpose() * (Q * Rinv.transpose());
+  out.Z.noalias() = Rinv * Rinv.transpose();
+  return true;
 }
 
+// The joint-frame elimination for S = sign e_k: the constraint directions D are the other
+// coordinate axes, D^T K D is K without its row and column k (the thesis's D^T Phi D of eq.
+// (3.38) with D a selection), F = L^-1 D^T for D^T K D = L L^T; K^-1 S Z = sign (e_k - W K e_k)
+// and Z = K_kk - (K e_k)^T W K e_k (the Schur complement of D^T K D in K).
+template <class Scalar, class Space>
+bool BasicHandleAssembly<Scalar, Space>::factorAxisJoint(const M& K, int k, Scalar sign, JointElimination& out) const {
+  using Reduced = Eigen::Matrix<Scalar, D - 1, D - 1>;
+  auto full = [k](int i) { return i < k ? i : i + 1; };
+  Reduced Kr, Linv;
+  for (int c = 0; c < D - 1; ++c)
+    for (int r = 0; r < D - 1; ++r) Kr(r, c) = K(full(r), full(c));
+  if (!inverseCholeskyFactor(Kr, Linv)) return false;
+  out.F.setZero();
+  for (int c = 0; c < D - 1; ++c)
+    for (int r = c; r < D - 1; ++r) out.F(r, full(c)) = Linv(r, c);
+  const V g = out.F * K.col(k);
+  const Scalar z = K(k, k) - g.squaredNorm();
+  if (!(z > Scalar(0)) || !std::isfinite(z)) return false;
+  out.E.col(0).noalias() = -sign * (out.F.transpose() * g);
+  out.E(k, 0) = sign;
+  out.Z(0, 0) = z;
+  return true;
+}
+
+// e = E tau - W beta and mu = Z tau + E^T beta (see handle_assembly.hpp).
 template <class Scalar, class Space>
 bool BasicHandleAssembly<Scalar, Space>::jointBiases(int j, const V& beta, const VecX& load, JointElimination& el) const {
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
-  const V z = el.Linv * beta;
+  const V Wbeta = weigh(el, beta);
   if (joint.nv == 1) {
-    const V q = el.Q.col(0);
-    const Scalar r = el.R(0, 0), t = load[joint.iv] / r + q.dot(z);
-    el.e.noalias() = el.Linv.transpose() * V(q * t - z);
-    el.mu[0] = t / r;
+    const Scalar tau = load[joint.iv];
+    el.e.noalias() = el.E.col(0) * tau - Wbeta;
+    el.mu[0] = el.Z(0, 0) * tau + el.E.col(0).dot(beta);
     return std::isfinite(el.e.sum() + el.mu[0]);
   }
-  SmallV t = load.segment(joint.iv, joint.nv);
-  el.R.transpose().template triangularView<Eigen::Lower>().solveInPlace(t);  // R^-T tau
-  t.noalias() += el.Q.transpose() * z;
-  V g = -z;
-  g.noalias() += el.Q * t;
-  el.e.noalias() = el.Linv.transpose() * g;
-  el.mu = t;
-  el.R.template triangularView<Eigen::Upper>().solveInPlace(el.mu);
+  const auto tau = load.segment(joint.iv, joint.nv);
+  el.e.noalias() = el.E * tau;
+  el.e -= Wbeta;
+  el.mu.noalias() = el.Z * tau;
+  el.mu.noalias() += el.E.transpose() * beta;
   return std::isfinite(el.e.sum() + el.mu.sum());
 }
 
-// f = e + W y and qdot = mu - Y^T y for y = beta - r (see factorJoint).
+// f = e + W y and qdot = mu - E^T y for y = beta - r.
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::applyElimination(const JointElimination& el, const V& y, V& f,
                                       Eigen::Ref<VecX> qdot) {
-  V z = el.Linv * y;
-  if (el.Q.cols() == 1) {
-    const V q = el.Q.col(0);
-    const Scalar c = q.dot(z);
-    z -= q * c;
-    f = el.e;
-    f.noalias() += el.Linv.transpose() * z;
-    qdot[0] = el.mu[0] - c / el.R(0, 0);
+  f = el.e + weigh(el, y);
+  if (el.E.cols() == 1) {
+    qdot[0] = el.mu[0] - el.E.col(0).dot(y);
     return;
   }
-  SmallV c = el.Q.transpose() * z;
-  z.noalias() -= el.Q * c;
-  f = el.e;
-  f.noalias() += el.Linv.transpose() * z;
-  el.R.template triangularView<Eigen::Upper>().solveInPlace(c);
-  qdot = el.mu - c;
+  qdot = el.mu;
+  qdot.noalias() -= el.E.transpose() * y;
 }
 
 // Assembly of C from A (above the joint) and B (below it), thesis eq. (3.42). Each handle
@@ -243,8 +293,8 @@ void BasicHandleAssembly<Scalar, Space>::applyElimination(const JointElimination
 // A's coefficients seen from there. The joint force is f = e + W (Phi^A_21^ f_1 - X f_2)
 // (eq. (3.39)), where C's f_2 enters the relative motion through X: Phi^B_12 when C's lower
 // handle is B's (compress), -Phi^A_22 shifted when it stays A's (rake). Substituting f into A's
-// upper handle and into C's lower handle gives C's coefficients; with W = L^-T P L^-1 the
-// products weighted by W are formed from H = L^-1 A12^T and J = L^-1 X.
+// upper handle and into C's lower handle gives C's coefficients; with W = F^T F the products
+// weighted by W are Gram products of H = F A12^T and J = F X, with A's shift T moved onto F.
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node, const VecX& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
@@ -252,32 +302,40 @@ void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node,
   const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
   const Offset s = jointOffset(ws, n.joint);
-  const M A12 = Space::template shiftColumns<Scalar>(A.phi12, s);
-  const M A22 = Space::template shiftRows<Scalar>(A.phi22, s);  // T Phi^A_22
-  const M K = B.phi11 + Space::template shiftColumns<Scalar>(A22, s);
+  const M K = B.phi11 + Space::template shiftColumns<Scalar>(Space::template shiftRows<Scalar>(A.phi22, s), s);
   JointElimination& el = C.joint;
   singular_[static_cast<std::size_t>(n.joint)] = !factorJoint(K, n.joint, el);
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
-  const M H = el.Linv.lazyProduct(A12.transpose());
+  if (el.fullRank)
+    combineMobilities<D>(n, A, B, C, s);
+  else
+    combineMobilities<D - 1>(n, A, B, C, s);
+  assembleBiases(ws, node, load);
+}
+
+template <class Scalar, class Space>
+template <int Rows>
+void BasicHandleAssembly<Scalar, Space>::combineMobilities(const AssemblyNode& n, const NodeEquations& A,
+                                                           const NodeEquations& B, NodeEquations& C,
+                                                           const Offset& s) const {
+  using Factor = Eigen::Matrix<Scalar, Rows, D>;
+  const auto F = C.joint.F.template topRows<Rows>();
+  Factor FT = F;  // F T: the shift of A's lower handle, applied to the factor
+  Space::template shiftInputs<Scalar>(FT, s);
+  const Factor H = FT.lazyProduct(A.phi12.transpose());  // Phi^A_12^ W Phi^A_21^ = H^T H
   C.phi11 = A.phi11;
   subtractGram(C.phi11, H);
-  addProjected(C.phi11, el.Q, H, H, Scalar(1));
-  if (n.hasDownHandle) {  // else C's f_2 is zero: its lower-handle coefficients are never read
-    const M X = n.rake ? M(-A22) : B.phi12;
-    const M J = el.Linv.lazyProduct(X);
-    if (n.rake) {
-      C.phi12 = A.phi12;
-      C.phi22 = A.phi22;
-    } else {
-      C.phi12.setZero();
-      C.phi22 = B.phi22;
-    }
-    C.phi12.noalias() += H.transpose() * J;
-    addProjected(C.phi12, el.Q, H, J, Scalar(-1));
-    subtractGram(C.phi22, J);
-    addProjected(C.phi22, el.Q, J, J, Scalar(1));
+  if (!n.hasDownHandle) return;  // C's f_2 is zero: its lower-handle coefficients are never read
+  const Factor J = n.rake ? Factor(-FT.lazyProduct(A.phi22)) : Factor(F.lazyProduct(B.phi12));
+  if (n.rake) {
+    C.phi12 = A.phi12;
+    C.phi22 = A.phi22;
+  } else {
+    C.phi12.setZero();
+    C.phi22 = B.phi22;
   }
-  assembleBiases(ws, node, load);
+  C.phi12.noalias() += H.transpose() * J;
+  subtractGram(C.phi22, J);
 }
 
 // The right-hand sides of C's handle equations (the bias part of assemble): with A12 e =
@@ -366,8 +424,8 @@ void BasicHandleAssembly<Scalar, Space>::disassemble(const Workspace& ws, int no
 
 template <class Scalar, class Space>
 typename BasicHandleAssembly<Scalar, Space>::Offset BasicHandleAssembly<Scalar, Space>::jointOffset(const Workspace& ws, int j) const {
-  const auto idx = static_cast<std::size_t>(j);
-  return Space::template offset<Scalar>(ws.X0[idx].r - ws.X0[static_cast<std::size_t>(model_.joints[idx].parent)].r);
+  return Space::template origin<Scalar>(ws, j) -
+         Space::template origin<Scalar>(ws, model_.joints[static_cast<std::size_t>(j)].parent);
 }
 
 template <class Scalar, class Space>

@@ -34,8 +34,11 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
       ws_(model),
       handles_(model, options.pairing, options.threads, "hdca"),
       positions_(model, handles_.tree()),
+      bodyForces_(forceElementsNeedKinematics(model)),
       impulses_(model),
       constraints_(model) {
+  if constexpr (Space::D == 3) planarPoses_.emplace(model, handles_.tree());
+  kinematics3D_ = Space::D == 6 || bodyForces_ || impulses_.size() > 0;
   const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
   const auto rows = static_cast<Eigen::Index>(impulses_.size());
   J_.setZero(rows, model.nv);
@@ -65,7 +68,8 @@ void HdcaKernel<Scalar, Space>::velocitySweep(double t, const Eigen::VectorXd& q
   // With loops or prescribed motion the body velocities come from closeLoops' last sweep.
   const bool constrained = impulses_.size() > 0;
   runTiers(handles_.threads(), [&] {
-    positions_.update(ws_, q, handles_.schedule());
+    if (kinematics3D_) positions_.update(ws_, q, handles_.schedule());
+    if (planarPoses_) planarPoses_->update(ws_, q, handles_.schedule());
     handles_.solve(
         ws_, V::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); },
         [&](int i) {
@@ -142,33 +146,33 @@ template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::bodyVelocity(int i) {
   const auto idx = static_cast<std::size_t>(i);
   V_[idx] = handles_.leafMotion(i);
+  if (!kinematics3D_) return;
   const Mat3& E = ws_.X0[idx].E;  // world axes to body axes
   const Vec6 V = Space::template toWorld<Scalar>(V_[idx]);
   ws_.v[idx] = Motion(E * V.head<3>(), E * V.tail<3>());
 }
 
-// The applied force on one body, gravity included: world axes, about the body's origin.
+// The applied force on one body, gravity included: world axes, about the body's origin. Without
+// force elements that act on bodies (forceElementsNeedKinematics) fext is zero.
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::leafForce(int i) {
   const auto idx = static_cast<std::size_t>(i);
-  const Body& body = model_.bodies[idx];
+  V& F = nodeForce_[idx - 1];
+  F = Space::template weight<Scalar>(model_, ws_, i);
+  if (!bodyForces_ && impulses_.size() == 0) return;
   const Mat3 R = ws_.X0[idx].E.transpose();
-  const Vec3 weight = body.mass * model_.gravity;
-  Vec6 F;
-  F.head<3>().noalias() = R * ws_.fext[idx].ang;
-  F.head<3>() += (R * body.com).cross(weight);
-  F.tail<3>().noalias() = R * ws_.fext[idx].lin;
-  F.tail<3>() += weight;
-  if (impulses_.size() > 0) F -= impulseRate_[idx];  // (dJ/dt)^T sigma (constraint_impulses.hpp)
-  nodeForce_[idx - 1] = Space::template fromWorld<Scalar>(F);
+  Vec6 applied;
+  applied << R * ws_.fext[idx].ang, R * ws_.fext[idx].lin;
+  if (impulses_.size() > 0) applied -= impulseRate_[idx];  // (dJ/dt)^T sigma (constraint_impulses.hpp)
+  F += Space::template fromWorld<Scalar>(applied);
 }
 
 // The applied forces on C's bodies: A's plus B's shifted from B's top to C's top.
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::accumulateForces(int node) {
   const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
-  const auto s = Space::template offset<Scalar>(ws_.X0[static_cast<std::size_t>(n.joint)].r -
-                                                ws_.X0[static_cast<std::size_t>(n.top)].r);
+  const typename Space::template Offset<Scalar> s =
+      Space::template origin<Scalar>(ws_, n.joint) - Space::template origin<Scalar>(ws_, n.top);
   nodeForce_[static_cast<std::size_t>(node)] =
       nodeForce_[static_cast<std::size_t>(n.first)] +
       Space::template forceAt<Scalar>(nodeForce_[static_cast<std::size_t>(n.second)], s);
@@ -182,11 +186,11 @@ template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::distributeForces(int node) {
   const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
   const AssemblyNode& A = handles_.tree().nodes()[static_cast<std::size_t>(n.first)];
-  const Vec3& rJoint = ws_.X0[static_cast<std::size_t>(n.joint)].r;
-  const Vec3& rBottom = ws_.X0[static_cast<std::size_t>(n.bottom)].r;
-  const Vec3& rBottomA = ws_.X0[static_cast<std::size_t>(A.bottom)].r;
-  auto forceAt = [](const V& f, const Vec3& s) {
-    return Space::template forceAt<Scalar>(f, Space::template offset<Scalar>(s));
+  const auto rJoint = Space::template origin<Scalar>(ws_, n.joint);
+  const auto rBottom = Space::template origin<Scalar>(ws_, n.bottom);
+  const auto rBottomA = Space::template origin<Scalar>(ws_, A.bottom);
+  auto forceAt = [](const V& f, const typename Space::template Offset<Scalar>& s) {
+    return Space::template forceAt<Scalar>(f, s);
   };
   const V& FB = nodeForce_[static_cast<std::size_t>(n.second)];
   const V below = n.hasDownHandle ? belowForce_[static_cast<std::size_t>(node)] : V::Zero();
@@ -206,22 +210,15 @@ void HdcaKernel<Scalar, Space>::momentumRate(int j, const VecX& v, VecX& pdot) c
   if (joint.nv == 0) return;
   const V& P = handles_.jointForces()[idx];
   const V load = subtreeForce_[idx] - Space::template crossForce<Scalar>(V_[idx], P);
+  const auto& S = handles_.motionSubspace(j);
+  if (joint.nv == 1) {  // a revolute or prismatic joint: S does not turn in its child's axes
+    pdot[joint.iv] = static_cast<Scalar>(ws_.tau[joint.iv]) + S.col(0).dot(load);
+    return;
+  }
   auto rate = pdot.segment(joint.iv, joint.nv);
   rate = ws_.tau.segment(joint.iv, joint.nv).template cast<Scalar>();
-  rate.noalias() += handles_.motionSubspace(j).transpose() * load;
-  const MotionSubspace& S = ws_.joint[idx].S;  // child axes
-  const Mat3& E = ws_.X0[idx].E;
-  const Vec6 P6 = Space::template toWorld<Scalar>(P);
-  const Vec3 n = P6.head<3>(), f = P6.tail<3>();
-  if (joint.type == JointType::Universal) {
-    // The first axis in child axes turns with the second angle: d/dt S_0 = v_1 (S_0 x S_1).
-    const Vec3 a1 = S.col(0).head<3>(), a2 = S.col(1).head<3>();
-    rate[0] += v[joint.iv + 1] * static_cast<Scalar>(a1.cross(a2).dot(E * n));
-  } else if (joint.type == JointType::Planar) {
-    // The in-plane translation columns turn with the angle: d/dt (x, y) = v_2 (y, -x).
-    const Vec3 fc = E * f;
-    for (int k = 0; k < 2; ++k) rate[k] += v[joint.iv + 2] * static_cast<Scalar>(S(4, k) * fc.x() - S(3, k) * fc.y());
-  }
+  rate.noalias() += S.transpose() * load;
+  Space::template addSubspaceRate<Scalar>(joint.type, S, P, v.data() + joint.iv, rate);
 }
 
 // Forces: leaves, accumulation to the roots, distribution back to the leaves, then every joint's

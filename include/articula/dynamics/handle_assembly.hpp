@@ -11,13 +11,22 @@
 // All vectors are in world axes; a handle's are about the origin of its body (m_1, f_1 about the
 // top body's origin, m_2, f_2 about the bottom body's), and a joint is solved about its child
 // body's origin after shifting the other side there (the thesis's shift matrices, eq. (3.18)-
-// (3.19), (3.23)). Joint forces are eliminated with the motion subspace S alone: with K the sum
-// of the two subassemblies' mobilities at the joint, K = L L^T and L^-1 S = Q R, the matrix
-// W = L^-T (1 - Q Q^T) L^-1 equals the thesis's D (D^T K D)^-1 D^T of eq. (3.38)-(3.39) for any
-// D spanning the constraint directions; no D is formed, and W only as its factors (the
-// projector keeps the digits that K^-1 - K^-1 S (S^T K^-1 S)^-1 S^T K^-1 loses to cancellation
-// on long spatial chains: 5e-9 instead of 3e-8 relative error of the momentum rates at 64
-// links). Each method below works on one node and writes only that node
+// (3.19), (3.23)). A joint's force f and rates qdot follow from its relative motion K f + r =
+// S qdot and its load S^T f = tau (K the sum of the two subassemblies' mobilities at the joint)
+// as f = E tau - W r, qdot = Z tau + E^T r, with W = D (D^T K D)^-1 D^T of the thesis's eq.
+// (3.38)-(3.39) (D spanning the constraint directions, D^T S = 0), E = K^-1 S Z and
+// Z = (S^T K^-1 S)^-1. W is kept as a factor, W = F^T F, so that every update of the handle
+// equations is a Gram product of F times a mobility; two ways to factor it:
+//  - with S a fixed coordinate axis, S = sign e_k (revolute joints in the plane), D is the other
+//    axes and F = L^-1 D^T with D^T K D = L L^T: the joint-frame elimination, K without its
+//    row and column k (2x2 in the plane);
+//  - otherwise K = L L^T and L^-1 S = Q R (thin QR), F = N^T L^-1 with N an orthonormal basis
+//    of the complement of Q (W = L^-T (1 - Q Q^T) L^-1): no D is formed, and the projection
+//    keeps the digits that K^-1 - K^-1 S (S^T K^-1 S)^-1 S^T K^-1 loses to cancellation on long
+//    spatial chains (5e-9 instead of 3e-8 relative error of the momentum rates at 64 links).
+// Either way F has D - nv nonzero rows, the first ones: the products take D - 1 rows of it (2 in
+// the plane instead of 3), all D only for a fixed joint.
+// Each method below works on one node and writes only that node
 // (and, in disassembly, its two children and its joint), so the nodes of one tier may run on
 // different threads; each is computed by the same operations on any thread.
 #pragma once
@@ -70,7 +79,7 @@ class BasicHandleAssembly {
 
   /// Leaf coefficients of body i (thesis eq. (3.29)-(3.31), (4.49c)): a rigid body with spatial
   /// inertia I about its origin has both handles' Phi = I^-1 and b = 0; also turns joint i's
-  /// motion subspace into world axes. Reads ws.X0 and ws.joint (updatePositions).
+  /// motion subspace into world axes. Reads the body poses its Space reads (handle_space.hpp).
   void leaf(const Workspace& ws, int body);
   /// Sets leaf i's bias to b = Phi f for the force f on it (world axes, about its origin).
   void setLeafForce(int body, const V& force);
@@ -120,16 +129,15 @@ class BasicHandleAssembly {
   void throwIfSingular(std::string_view formulation) const;
 
  private:
-  // The elimination of one joint's force (eq. (3.38)-(3.39)) for the relative motion
-  // K f + r = S qdot, in factored form: K = L L^T, U = L^-1 S = Q R (thin QR), P = 1 - Q Q^T.
-  // Then f = e + W (beta - r) and qdot = mu - Y^T (beta - r), with W = L^-T P L^-1 and
-  // Y = L^-T Q R^-T (see factorJoint); W and Y are never formed.
+  // The elimination of one joint's force (eq. (3.38)-(3.39), see the top of this file), with its
+  // values at r = beta: f = e + W (beta - r) and qdot = mu - E^T (beta - r).
   struct JointElimination {
-    M Linv;         ///< L^-1, lower triangular
-    Sub Q;            ///< D x nv, orthonormal columns
-    SmallM R;     ///< nv x nv, upper triangular
-    V e;            ///< the force at r = beta
-    SmallV mu;    ///< the joint rates at r = beta
+    M F;       ///< W = F^T F (rank D - nv: the rows beyond it zero)
+    bool fullRank = false;  ///< a fixed joint (nv = 0): all D rows of F, else the first D - 1
+    Sub E;     ///< D x nv
+    SmallM Z;  ///< nv x nv
+    V e;       ///< the force at r = beta
+    SmallV mu; ///< the joint rates at r = beta
   };
   struct NodeEquations {
     M phi11, phi12, phi22;  ///< Phi_21 = Phi_12^T
@@ -139,6 +147,7 @@ class BasicHandleAssembly {
   };
 
   bool factorJoint(const M& K, int joint, JointElimination& out) const;
+  bool factorAxisJoint(const M& K, int k, Scalar sign, JointElimination& out) const;
   bool jointBiases(int joint, const V& beta, const VecX& load, JointElimination& el) const;
   template <class LeafUp, class LeafDown>
   void sweep(const Workspace& ws, const V& groundMotion, const VecX& load, VecX& rates,
@@ -159,6 +168,17 @@ class BasicHandleAssembly {
         },
         [&](int node) { disassemble(ws, node, rates); }, leafDown);
   }
+  /// C's mobilities from A's and B's across the eliminated joint (in assemble), with the first
+  /// Rows rows of F.
+  template <int Rows>
+  void combineMobilities(const AssemblyNode& n, const NodeEquations& A, const NodeEquations& B, NodeEquations& C,
+                         const Offset& s) const;
+  /// W v = F^T F v.
+  static V weigh(const JointElimination& el, const V& v) {
+    if (el.fullRank) return el.F.transpose() * (el.F * v);
+    const auto F = el.F.template topRows<D - 1>();
+    return F.transpose() * Eigen::Matrix<Scalar, D - 1, 1>(F * v);
+  }
   /// The joint's force and rates for the relative-motion change y = beta - r.
   static void applyElimination(const JointElimination& el, const V& y, V& f, Eigen::Ref<VecX> qdot);
   /// From the origin of joint j's parent body to the origin of its child body, world axes.
@@ -168,8 +188,10 @@ class BasicHandleAssembly {
   AssemblyTree tree_;
   int threads_;
   TreeSchedule schedule_;
-  std::vector<Mat3> centralInertia_, inverseCentralInertia_;  // per body, body axes
+  std::vector<Mat3> inverseCentralInertia_;  // per body, body axes
   std::vector<Sub> S_;             // motion subspaces, world axes
+  std::vector<int> axis_;          // per joint: k with S = sign e_k at every configuration, or -1
+  std::vector<Scalar> axisSign_;
   std::vector<V> c_;                      // joint bias terms, world axes
   std::vector<NodeEquations> eq_;
   std::vector<JointElimination> rootJoint_;  // per root, in roots() order

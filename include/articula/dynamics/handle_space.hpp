@@ -7,11 +7,17 @@
 //
 // Each space gives its vector and matrix types in a scalar type, the conversions from and to 6D
 // world vectors, the change of reference point (the thesis's shift matrices, eq. (3.18)-(3.23)),
-// the force cross product, and a body's mobility (inverse inertia) about its origin.
+// the force cross product, and what the handle equations read of the body poses: each body's
+// origin, its joint's motion subspace in world axes and its mobility (inverse inertia) about its
+// origin. The 6D space reads the poses of the workspace's X0 (updatePositions or TreePositions),
+// the plane those of ws.planar.pose (PlanarTreePoses).
 #pragma once
+
+#include <cmath>
 
 #include <Eigen/Core>
 
+#include "articula/kinematics/workspace.hpp"
 #include "articula/model/model.hpp"
 
 namespace articula {
@@ -87,6 +93,11 @@ struct SpatialSpace {
     out.template rightCols<3>().noalias() += M.template leftCols<3>() * cross(s);
     return out;
   }
+  /// M T, in place, for any number of rows (the motion shift applied before M).
+  template <class S, class Mat>
+  static void shiftInputs(Mat& M, const Offset<S>& s) {
+    M.template leftCols<3>().noalias() -= M.template rightCols<3>() * cross(s);
+  }
   /// V x* P.
   template <class S>
   static Vec<S> crossForce(const Vec<S>& V, const Vec<S>& P) {
@@ -111,6 +122,60 @@ struct SpatialSpace {
     phi.template bottomRightCorner<3, 3>() = Mat3T<S>::Identity() / static_cast<S>(mass);
     phi.template bottomRightCorner<3, 3>().noalias() -= cx * invCx;
     return phi;
+  }
+
+  /// Body i's origin, world coordinates.
+  template <class S>
+  static Offset<S> origin(const Workspace& ws, int i) {
+    return ws.X0[static_cast<std::size_t>(i)].r.cast<S>();
+  }
+  /// Joint i's motion subspace in world axes (about the child's origin): ws.joint[i].S rotated.
+  template <class Sub>
+  static void subspace(const Model& /*model*/, const Workspace& ws, int i, Sub& out) {
+    const auto idx = static_cast<std::size_t>(i);
+    const Mat3 R = ws.X0[idx].E.transpose();  // body axes in world axes
+    const auto& S = ws.joint[idx].S;
+    for (Eigen::Index k = 0; k < S.cols(); ++k) {
+      out.col(k).template head<3>() = (R * S.col(k).head<3>()).cast<typename Sub::Scalar>();
+      out.col(k).template tail<3>() = (R * S.col(k).tail<3>()).cast<typename Sub::Scalar>();
+    }
+  }
+  /// Body i's mobility about its origin, world axes (mobility above).
+  template <class S>
+  static Mat<S> leafMobility(const Model& model, const Workspace& ws, int i, const Mat3& invIc) {
+    const auto idx = static_cast<std::size_t>(i);
+    const Body& body = model.bodies[idx];
+    const Mat3 R = ws.X0[idx].E.transpose();
+    return mobility<S>(R, body.inertiaCom, invIc, R * body.com, body.mass);
+  }
+  /// The world coordinate k with S = sign e_k for every configuration, or -1: none in 6D (a
+  /// joint axis turns with the bodies above it).
+  static int axisCoordinate(const Joint& /*joint*/, double& /*sign*/) { return -1; }
+  /// The weight m g of body i about its origin, world axes.
+  template <class S>
+  static Vec<S> weight(const Model& model, const Workspace& ws, int i) {
+    const auto idx = static_cast<std::size_t>(i);
+    const Body& body = model.bodies[idx];
+    const Vec3 w = body.mass * model.gravity;
+    Vec6 F;
+    F << (ws.X0[idx].E.transpose() * body.com).cross(w), w;
+    return F.cast<S>();
+  }
+  /// (dS/dt|child)^T P for a joint whose subspace turns in its child's axes, from its world
+  /// subspace Sw (about the child's origin), its rates v and the momentum P: a universal
+  /// joint's first axis turns with the second angle, d/dt S_0 = v_1 (S_0 x S_1); a planar
+  /// joint's translations turn with its angle, d/dt S_k = v_2 (n x S_k) for its rotation
+  /// axis n. Added to `rate`.
+  template <class S, class SubT, class Rate>
+  static void addSubspaceRate(JointType type, const SubT& Sw, const Vec<S>& P, const S* v, Rate&& rate) {
+    const Vec3T<S> n = P.template head<3>(), f = P.template tail<3>();
+    if (type == JointType::Universal) {
+      const Vec3T<S> a1 = Sw.col(0).template head<3>(), a2 = Sw.col(1).template head<3>();
+      rate[0] += v[1] * a1.cross(a2).dot(n);
+    } else if (type == JointType::Planar) {
+      const Vec3T<S> axis = Sw.col(2).template head<3>();
+      for (int k = 0; k < 2; ++k) rate[k] += v[2] * f.cross(Vec3T<S>(Sw.col(k).template tail<3>())).dot(axis);
+    }
   }
 
  private:
@@ -169,22 +234,87 @@ struct PlanarSpace {
     out.col(2) += s.x() * M.col(0);
     return out;
   }
+  template <class S, class Mat>
+  static void shiftInputs(Mat& M, const Offset<S>& s) {
+    M.col(0) += s.x() * M.col(2) - s.y() * M.col(1);
+  }
   /// V x* P in the plane (spatial/planar.hpp, planarCrossForce).
   template <class S>
   static Vec<S> crossForce(const Vec<S>& V, const Vec<S>& P) {
     return Vec<S>(V[1] * P[2] - V[2] * P[1], -V[0] * P[2], V[0] * P[1]);
   }
-  /// The inverse of the planar inertia about the body's origin (spatial/planar.hpp,
-  /// planarInertia), from the same data as SpatialSpace::mobility: the moment of inertia about the
-  /// world z axis through the centre of mass, (R Ic R^T)_zz.
   template <class S>
-  static Mat<S> mobility(const Mat3& R, const Mat3& Ic, const Mat3& /*invIc*/, const Vec3& c, double mass) {
-    const double Izz = R.row(2) * Ic * R.row(2).transpose();
-    Mat3 I;
-    I << Izz + mass * (c.x() * c.x() + c.y() * c.y()), -mass * c.y(), mass * c.x(),  //
-        -mass * c.y(), mass, 0.0,                                                    //
-        mass * c.x(), 0.0, mass;
-    return I.inverse().cast<S>();
+  static Offset<S> origin(const Workspace& ws, int i) {
+    return ws.planar.pose[static_cast<std::size_t>(i)].p.cast<S>();
+  }
+  /// In world axes about the child's origin: a revolute joint's (sign, 0, 0), a prismatic
+  /// joint's direction turned with the body, a planar joint's translations along its frame's
+  /// axes and its rotation.
+  template <class Sub>
+  static void subspace(const Model& model, const Workspace& ws, int i, Sub& out) {
+    using S = typename Sub::Scalar;
+    const auto idx = static_cast<std::size_t>(i);
+    const PlanarJoint& pj = ws.planar.joint[idx];
+    const PlanarPose& pose = ws.planar.pose[idx];
+    switch (model.joints[idx].type) {
+      case JointType::Revolute:
+        out.col(0) << S(pj.axisSign), S(0), S(0);
+        break;
+      case JointType::Prismatic: {
+        const Vec2 d = pose.rotate(pj.direction);
+        out.col(0) << S(0), S(d.x()), S(d.y());
+        break;
+      }
+      case JointType::Planar: {  // the joint frame: the parent's rotation, then the placement's
+        const PlanarPose& parent = ws.planar.pose[static_cast<std::size_t>(model.joints[idx].parent)];
+        const double pc = std::cos(pj.placementAngle), ps = std::sin(pj.placementAngle);
+        const S c = S(parent.cos * pc - parent.sin * ps), s = S(parent.sin * pc + parent.cos * ps);
+        out.col(0) << S(0), c, s;
+        out.col(1) << S(0), -s, c;
+        out.col(2) << S(1), S(0), S(0);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  /// The inverse of planarInertia in closed form: with J the moment of inertia about the centre
+  /// of mass c (world axes, from the origin), [1, cy, -cx; cy, J/m + cy^2, -cx cy;
+  /// -cx, -cx cy, J/m + cx^2] / J. Body z axes are the world's (model/planarity.hpp), so J is
+  /// the central inertia's zz entry.
+  template <class S>
+  static Mat<S> leafMobility(const Model& model, const Workspace& ws, int i, const Mat3& /*invIc*/) {
+    const auto idx = static_cast<std::size_t>(i);
+    const Body& body = model.bodies[idx];
+    const Vec2 c = ws.planar.pose[idx].rotate(body.com.head<2>());
+    const double invJ = 1.0 / body.inertiaCom(2, 2), invM = 1.0 / body.mass;
+    const double a = c.y() * invJ, b = -c.x() * invJ;
+    Mat<S> phi;
+    phi << S(invJ), S(a), S(b),                              //
+        S(a), S(invM + c.y() * a), S(c.y() * b),               //
+        S(b), S(c.y() * b), S(invM - c.x() * b);
+    return phi;
+  }
+  /// Revolute joints turn about the world z axis: S = sign e_0 for every configuration.
+  static int axisCoordinate(const Joint& joint, double& sign) {
+    if (joint.type != JointType::Revolute) return -1;
+    sign = joint.axis.z() > 0.0 ? 1.0 : -1.0;
+    return 0;
+  }
+  /// The weight about the origin: the moment (c x m g)_z of the centre of mass c.
+  template <class S>
+  static Vec<S> weight(const Model& model, const Workspace& ws, int i) {
+    const auto idx = static_cast<std::size_t>(i);
+    const Body& body = model.bodies[idx];
+    const Vec2 c = ws.planar.pose[idx].rotate(body.com.head<2>());
+    const double wx = body.mass * model.gravity.x(), wy = body.mass * model.gravity.y();
+    return Vec<S>(S(c.x() * wy - c.y() * wx), S(wx), S(wy));
+  }
+  /// As SpatialSpace::addSubspaceRate in the plane (planar joints alone; n = z).
+  template <class S, class SubT, class Rate>
+  static void addSubspaceRate(JointType type, const SubT& Sw, const Vec<S>& P, const S* v, Rate&& rate) {
+    if (type != JointType::Planar) return;
+    for (int k = 0; k < 2; ++k) rate[k] += v[2] * (P[1] * Sw(2, k) - P[2] * Sw(1, k));
   }
 };
 

@@ -3,12 +3,14 @@
 // which documents the method and picks the space.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include <Eigen/QR>
 
 #include "articula/dynamics/constraint_impulses.hpp"
 #include "articula/dynamics/handle_assembly.hpp"
+#include "articula/dynamics/hdca_planar_poses.hpp"
 #include "articula/dynamics/tree_kinematics.hpp"
 #include "articula/kinematics/constraints.hpp"
 
@@ -67,7 +69,13 @@ class HdcaKernel {
   const Model& model_;
   Workspace ws_;
   BasicHandleAssembly<Scalar, Space> handles_;
+  // The poses the handle equations read (handle_space.hpp): the 3D ones of the workspace, or in
+  // the plane those of planarPoses_, with the 3D ones only where loops or force elements read
+  // them (kinematics3D_).
   TreePositions positions_;
+  std::optional<PlanarTreePoses> planarPoses_;
+  bool bodyForces_;    // force elements apply body forces (forceElementsNeedKinematics)
+  bool kinematics3D_;
   Eigen::VectorXd qd_, vd_, sigmad_;  // q, v, sigma in double for the kinematics (Scalar = float)
   std::vector<V> V_;             // body velocities, world axes, about the body's origin
   std::vector<V> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin

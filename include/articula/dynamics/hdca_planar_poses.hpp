@@ -1,0 +1,47 @@
+// The body poses of a planar mechanism (model/planarity.hpp) in the world plane, as a parallel
+// prefix over the assembly tree: the planar counterpart of dynamics/tree_kinematics.hpp for the
+// planar HDCA kernel, which reads nothing else of the kinematics. A pose is a rotation about z,
+// kept as its cosine and sine, and an in-plane origin; composing two is a product of complex
+// numbers and one turned vector, with no trigonometry except each joint's own angle.
+//
+// Up the tree each node gets its joint's child frame in its top body's frame, child(C) =
+// rel(A) joint_j, and its bottom body's, rel(C) = child(C) rel(B) when C's bottom is B's
+// (compress) and rel(A) when it stays A's (rake); at the roots the top body's pose is its
+// joint's; down the tree B's top body gets pose(C's top) child(C). The products differ from a
+// serial recursion's order only by round-off, and are the same bits for every thread count.
+#pragma once
+
+#include <vector>
+
+#include "articula/dynamics/tree_schedule.hpp"
+#include "articula/kinematics/workspace.hpp"
+
+namespace articula {
+
+class PlanarTreePoses {
+ public:
+  /// Requires a planar model (Workspace::planar.isPlanar).
+  PlanarTreePoses(const Model& model, const AssemblyTree& tree);
+
+  /// ws.planar.pose (world plane) at q. A TreeSchedule sweep (call it in runTiers).
+  void update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule);
+
+ private:
+  struct Pose {
+    double c = 1.0, s = 0.0;  // rotation about z: cos, sin
+    double x = 0.0, y = 0.0;  // origin
+  };
+  static Pose compose(const Pose& a, const Pose& b);
+  Pose jointPose(int i, const double* q) const;
+
+  const Model& model_;
+  const AssemblyTree& tree_;
+  std::vector<PlanarJoint> joints_;  // the model's joints in the plane
+  std::vector<Pose> placement_;  // per joint: its frame in the parent body's frame
+  std::vector<Pose> joint_;      // per body: its frame in its parent's frame at q
+  std::vector<Pose> relative_;   // per node: its bottom body's frame in its top body's frame
+  std::vector<Pose> jointChild_; // per node: its joint's child frame in its top body's frame
+  std::vector<Pose> world_;      // per body
+};
+
+}  // namespace articula
