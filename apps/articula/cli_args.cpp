@@ -70,6 +70,8 @@ simulate options:
                          (default -0.05), hht deltaF in [0, 1/3] (0.05), generalized-alpha
                          rhoInfinity in [0, 1] (0.9)
   --penalty ALPHA        augmented-Lagrangian penalty factor (default: automatic, see docs)
+  --newton-tolerance X   the structural integrators' Newton iteration stops when its correction
+                         of the accelerations is below X (1 + |accelerations|) (default 1e-10)
   --tangent KIND         K and C of the structural integrators' tangent matrix: analytic
                          (default: springs and dampers) or finite-difference (all forces)
   --threads N            threads of the finite-difference tangent, of dca, hdca and distributed
@@ -217,6 +219,8 @@ bool runOption(Args& args, Command& c, const std::string& a) {
     c.options.basicParameter = args.number(a);
   else if (a == "--penalty")
     c.options.augmentedLagrangian.penalty = args.positive(a);
+  else if (a == "--newton-tolerance")
+    c.options.augmentedLagrangian.newtonTolerance = args.positive(a);
   else if (a == "--tangent")
     c.options.augmentedLagrangian.finiteDifferenceTangent =
         asUsageError([&] { return finiteDifferenceTangentFromName(args.value(a)); });

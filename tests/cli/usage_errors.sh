@@ -11,6 +11,12 @@ expect_usage() {
 }
 expected="unknown command 'simulat'"; expect_usage simulat x.yaml
 expected="--dt: 'fast' is not a number"; expect_usage simulate "$root/models/pendulum.yaml" --dt fast
+expected="option --newton-tolerance must be positive"; expect_usage simulate "$root/models/pendulum.yaml" --newton-tolerance 0 --out "$out/n" --quiet
+test ! -e "$out/n"
+# The car's fastest settings (docs/vehicles.md): a large step with a loose Newton tolerance.
+"$articula" simulate "$root/models/car.yaml" --formulation hybrid --integrator generalized-alpha --dt 0.2 \
+  --basic-parameter 0.2 --newton-tolerance 1e-6 --t-end 8 --out "$out/car" --quiet --no-html
+grep -q '"status": "ok"' "$out/car/summary.json" && grep -q '"t_reached": 8,' "$out/car/summary.json"
 expected="unknown integrator 'rk5'"; expect_usage simulate "$root/models/pendulum.yaml" --integrator rk5 --out "$out/a" --quiet
 # Option names parsed by the core (simulate/option_names) are usage errors on the command line.
 expected="unknown stabilization 'weak' (valid: projection, baumgarte, none)"; expect_usage simulate "$root/models/pendulum.yaml" --stabilization weak

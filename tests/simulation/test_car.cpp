@@ -168,8 +168,8 @@ TEST(Car, FormulationsAgreeWithinTheSeedsErrorMetric) {
 // Large steps (docs/benchmarks.md, "Car: speed"): the hybrid formulation with HHT at 0.08 s, eight
 // times the step above, 101 steps where one is halved at the stairs, stays inside the seed's
 // acceptance of 5e-3 (measured 1.8e-4); so does the fastest pairing of the benchmark,
-// generalized-alpha with rho_inf = 0.2 at 0.2 s and a Newton tolerance of 1e-6 (measured 3.2e-4;
-// one step is halved at the stairs).
+// generalized-alpha with rho_inf = 0.2 at 0.2 s and a Newton tolerance of 1e-6 (measured 3.2e-4; a
+// step at the stairs is halved).
 TEST(Car, HybridWithHhtAtTheLargeStepStaysWithinTheSeedsAcceptance) {
   const double error = seed001Error(run("hybrid", "hht", 0.08, 8.0), seedReference());
   EXPECT_LT(error, 5e-3);
