@@ -94,15 +94,6 @@ void worldMotionColumns(const Model& model, const Workspace& ws, WorldMotionColu
       S.col(model.joints[k].iv + col) = worldMotionColumn(ws, k, col).vector();
 }
 
-void pointJacobian(const Model& model, const WorldMotionColumns& S, int body, const Vec3& pw,
-                   Eigen::Ref<Eigen::MatrixXd> J) {
-  J.setZero();
-  for (int k = body; k != 0; k = model.joints[k].parent) {
-    const Joint& j = model.joints[k];
-    for (int c = j.iv; c < j.iv + j.nv; ++c) J.col(c) = S.col(c).tail<3>() + S.col(c).head<3>().cross(pw);
-  }
-}
-
 void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                        Eigen::Ref<Eigen::VectorXd> qdot) {
   for (int i = 1; i <= model.bodyCount(); ++i) {

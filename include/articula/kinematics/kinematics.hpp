@@ -50,9 +50,6 @@ inline Motion worldMotionColumn(const Workspace& ws, int body, int col) {
 /// them from here instead of transforming each joint's subspace again for every point.
 using WorldMotionColumns = Eigen::Matrix<double, 6, Eigen::Dynamic>;
 void worldMotionColumns(const Model& model, const Workspace& ws, WorldMotionColumns& S);
-/// pointJacobian from the world columns S, for the material point of `body` at world position pw.
-void pointJacobian(const Model& model, const WorldMotionColumns& S, int body, const Vec3& pw,
-                   Eigen::Ref<Eigen::MatrixXd> J);
 
 /// qdot = G(q) v for the whole model.
 void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
