@@ -14,7 +14,7 @@ UNITY ?= ON
 generator = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 CONFIGURE = cmake -S . -DCMAKE_UNITY_BUILD=$(UNITY)
 
-.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-car bench-precision bench-gradient bench-peers clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz test-browser bench bench-table bench-car bench-truck bench-precision bench-gradient bench-peers clean
 
 all: build
 
@@ -93,13 +93,17 @@ bench-table: deps
 	cmake --build $(BUILD)-bench -j $(JOBS) --target formulation_table
 	$(BUILD)-bench/bin/formulation_table
 
-# Seed 001's Tables 3-7 on the car (models/car.yaml): the fastest acceptable run of every
-# formulation x integrator family over the time-step x basic-parameter sweep (docs/benchmarks.md).
-# CAR_TABLE_FLAGS=--quick takes every fifth parameter and every second step.
+# Seed 001's Tables 3-7 on the car (models/car.yaml) and the truck (models/truck.yaml): the fastest
+# acceptable run of every formulation x integrator family over the time-step x basic-parameter
+# sweep (docs/benchmarks.md). VEHICLE_TABLE_FLAGS=--quick takes every fifth parameter and every
+# second step; --newton TOL sets the structural integrators' Newton tolerance.
+VEHICLE_TABLE = $(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release \
+  -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF && \
+  cmake --build $(BUILD)-bench -j $(JOBS) --target vehicle_table && $(BUILD)-bench/bin/vehicle_table $(VEHICLE_TABLE_FLAGS)
 bench-car: deps
-	$(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
-	cmake --build $(BUILD)-bench -j $(JOBS) --target car_table
-	$(BUILD)-bench/bin/car_table $(CAR_TABLE_FLAGS) models/car.yaml
+	$(VEHICLE_TABLE) models/car.yaml
+bench-truck: deps
+	$(VEHICLE_TABLE) models/truck.yaml
 
 # Seed 000's single-precision study: HDCA in float and double, explicit Euler (docs/benchmarks.md).
 bench-precision: deps

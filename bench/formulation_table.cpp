@@ -17,7 +17,7 @@
 #include "seed001_error.hpp"
 
 using namespace articula;
-using bench::Heights;
+using bench::ProbeTrace;
 using bench::Probe;
 
 namespace {
@@ -37,7 +37,7 @@ struct Run {
   double error, seconds;
 };
 
-Run run(const Case& c, const char* formulation, const char* integrator, double dt, const Heights* reference) {
+Run run(const Case& c, const char* formulation, const char* integrator, double dt, const ProbeTrace* reference) {
   SimulationOptions o;
   o.formulation = formulation;
   o.integrator = integrator;
@@ -46,9 +46,9 @@ Run run(const Case& c, const char* formulation, const char* integrator, double d
   o.outputInterval = 0.01;
   o.stopAtSingularities = false;
   double best = INFINITY;
-  Heights h(c.probes, c.model);
+  ProbeTrace h(c.probes, c.model);
   for (int repeat = 0; repeat < 3; ++repeat) {  // best of three: the machine is noisy
-    Heights trial(c.probes, c.model);
+    ProbeTrace trial(c.probes, c.model);
     const SimulationResult r = simulate(c.model, o, {&trial});
     if (!r.ok) return {false, INFINITY, r.wallSeconds};
     // The integration alone, as seed 001's tables time it: every formulation writes the same 501
@@ -60,7 +60,7 @@ Run run(const Case& c, const char* formulation, const char* integrator, double d
   return {true, error, best};
 }
 
-Heights referenceRun(const Case& c) {
+ProbeTrace referenceRun(const Case& c) {
   SimulationOptions o;
   o.formulation = "reference";
   o.integratorOptions.rtol = o.integratorOptions.atol = 1e-12;
@@ -68,7 +68,7 @@ Heights referenceRun(const Case& c) {
   o.tEnd = c.tEnd;
   o.outputInterval = 0.01;
   o.stopAtSingularities = false;
-  Heights h(c.probes, c.model);
+  ProbeTrace h(c.probes, c.model);
   const SimulationResult r = simulate(c.model, o, {&h});
   if (!r.ok) {
     std::fprintf(stderr, "reference run of %s failed: %s\n", c.label.c_str(), r.error.c_str());
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   };
   std::printf("error threshold %.3g (seed 001 eq. (43), samples every 0.01 s)\n\n", threshold);
   for (const Case& c : {nFourBar(10), nFourBar(50), rssr(), rssrBank(10)}) {
-    const Heights reference = referenceRun(c);
+    const ProbeTrace reference = referenceRun(c);
     std::printf(
         "### %s, %.0f s\n\n| formulation | integrator | largest step (s) | error | CPU time (s) | real-time factor |\n"
         "| --- | --- | --- | --- | --- | --- |\n",

@@ -32,7 +32,15 @@ K_TYRE = {"front": 1.0e6, "drive": 2.0e6, "trailer": 1.0e6}
 # Tractor: chassis frame at its centre of mass, H_TRACTOR above the road.
 # X_REAR lists the drive axles (alike, equally loaded): one for seed 004's five axles; a tandem
 # (two entries) makes the six-axle 6x4 variant.
-M_TRACTOR, I_TRACTOR, H_TRACTOR = 7000.0, (5000.0, 20400.0, 21300.0), 1.1
+M_CHASSIS, I_CHASSIS, H_TRACTOR = 5800.0, (4100.0, 16900.0, 17600.0), 1.1
+# The cab: a rigid body on its own free joint above the chassis, its frame CAB_ORIGIN (chassis x,
+# z) at the mounts' upper ends, its centre of mass CAB_COM_Z above. Four vertical spring-dampers
+# (CAB_MOUNT_X front and rear, +-CAB_MOUNT_Y) CAB_MOUNT_LENGTH long carry it; three horizontal
+# rods (spring-dampers CAB_ROD long, unloaded at rest), two lateral at the mounts' x and one
+# longitudinal, hold it sideways, fore and aft and in yaw.
+M_CAB, I_CAB, CAB_ORIGIN, CAB_COM_Z = 1200.0, (900.0, 1000.0, 800.0), (2.0, 0.3), 1.0
+CAB_MOUNT_X, CAB_MOUNT_Y, CAB_MOUNT_LENGTH = (0.6, -0.8), 0.7, 0.15
+CAB_MOUNT_RATE, CAB_MOUNT_DAMPING, CAB_ROD, CAB_ROD_RATE, CAB_ROD_DAMPING = 6.0e4, 3000.0, 0.4, 3.0e5, 6000.0
 X_FRONT, X_REAR = 1.8, (-1.8,)
 KINGPIN = (-1.3, 1.25)  # world x, z of the fifth wheel's centre
 # Semi-trailer: its frame at the kingpin; centre of mass 6.5 m behind it, 1.7 m up.
@@ -58,6 +66,9 @@ STEERING_RATIO = -DRAG_ARM / PITMAN_ARM  # pitman angle per road-wheel steer ang
 
 # Masses (kg) and inertias (kg m^2) of the unsprung parts.
 M_ARM, I_ARM = 40.0, (0.5, 1.5, 1.5)
+# Each trailing arm's pivot sits in a bushing bracket that slides sideways on the frame against
+# a stiff spring-damper: the axle's lateral compliance (one degree of freedom per axle).
+M_BUSHING, I_BUSHING, LATERAL_RATE, LATERAL_DAMPING = 10.0, (0.05, 0.05, 0.05), 5.0e6, 3.0e4
 M_BAR, I_BAR = 10.0, (0.8, 0.3, 0.9)  # centre of mass on the hinge axis
 M_PITMAN, I_PITMAN = 5.0, (0.05, 0.05, 0.05)
 M_KNUCKLE, I_KNUCKLE = 60.0, (2.0, 2.0, 1.5)
@@ -86,21 +97,30 @@ def unsprung(kind):
     return (m_axle + 2 * m_wheel + knuckles + M_ARM / 2) * G
 
 
+def cab_mount_loads():
+    """Each front and each rear cab mount's load: the cab's weight split by its lever arms."""
+    front, rear = CAB_MOUNT_X
+    w = M_CAB * G / 2
+    return w * (0.0 - rear) / (front - rear), w * (front - 0.0) / (front - rear)
+
+
 def solve_statics():
     """Springs' load per axle (both sides) for the tractor's front, its drive axles (alike) and the
     three trailer axles (alike), and the kingpin load."""
-    # Semi-trailer about the kingpin: weights (trailer, arm halves, bars) against 3 axle loads.
+    # Semi-trailer about the kingpin: weights (trailer, arm halves and bushings, bars) against 3
+    # axle loads.
     weights = [(M_TRAILER * G, KINGPIN[0] + TRAILER_COM[0])]
     for x in X_TRAILER:
-        weights += [(M_ARM / 2 * G, x + ARM), (2 * M_BAR * G, x + BAR_X)]
+        weights += [((M_ARM / 2 + M_BUSHING) * G, x + ARM), (2 * M_BAR * G, x + BAR_X)]
     w_total = sum(w for w, _ in weights)
     s_trailer = sum(w * (x - KINGPIN[0]) for w, x in weights) / sum(x - KINGPIN[0] for x in X_TRAILER)
     kingpin = w_total - 3 * s_trailer
-    # Tractor: front S_f at X_FRONT, drive S_r at each X_REAR; loads: chassis, kingpin, arm halves,
-    # bars, pitman arm.
-    weights = [(M_TRACTOR * G, 0.0), (kingpin, KINGPIN[0]), (M_PITMAN * G, X_FRONT + PITMAN_X)]
+    # Tractor: front S_f at X_FRONT, drive S_r at each X_REAR; loads: chassis, cab, kingpin, arm
+    # halves and bushings, bars, pitman arm.
+    weights = [(M_CHASSIS * G, 0.0), (M_CAB * G, CAB_ORIGIN[0]), (kingpin, KINGPIN[0]),
+               (M_PITMAN * G, X_FRONT + PITMAN_X)]
     for x in (X_FRONT,) + X_REAR:
-        weights += [(M_ARM / 2 * G, x + ARM), (2 * M_BAR * G, x + BAR_X)]
+        weights += [((M_ARM / 2 + M_BUSHING) * G, x + ARM), (2 * M_BAR * G, x + BAR_X)]
     force = sum(w for w, _ in weights)
     moment = sum(w * x for w, x in weights)
     # S_f + n S_r = force, S_f X_FRONT + S_r sum(X_REAR) = moment.
@@ -141,6 +161,30 @@ class Writer:
             line += f", v: {vec(v) if isinstance(v, (list, tuple)) else fmt(v)}"
         self.joints.append(line + "}")
 
+    def spring(self, name, a, pa, b, pb, stiffness, damping, rest):
+        self.forces.append(f"  - {{name: {name}, type: spring_damper, body_a: {a}, point_a: {vec(pa)}, body_b: {b}, "
+                           f"point_b: {vec(pb)}, stiffness: {fmt(stiffness)}, damping: {fmt(damping)}, "
+                           f"rest_length: {fmt(rest)}}}")
+
+    def cab(self):
+        """The cab on its free joint above the chassis, its mounts and rods (the constants' comment)."""
+        cx, cz = CAB_ORIGIN
+        self.body("cab", M_CAB, I_CAB, com=(0, 0, CAB_COM_Z),
+                  shape=f'{{type: box, size: [2.2, 2.4, 2.4], xyz: [0, 0, {fmt(CAB_COM_Z + 0.1)}], color: "#c0392b"}}')
+        self.joint("cab_suspension", "free", "chassis", "cab", (cx, 0, cz), q=(0, 0, 0, 1, 0, 0, 0))
+        low = cz - CAB_MOUNT_LENGTH  # the mounts' lower ends, on the chassis
+        for (end, mx), load in zip((("front", CAB_MOUNT_X[0]), ("rear", CAB_MOUNT_X[1])), cab_mount_loads()):
+            for side, sy in (("left", 1), ("right", -1)):
+                self.spring(f"cab_mount_{end}_{side}", "chassis", (cx + mx, sy * CAB_MOUNT_Y, low), "cab",
+                            (mx, sy * CAB_MOUNT_Y, 0), CAB_MOUNT_RATE, CAB_MOUNT_DAMPING,
+                            CAB_MOUNT_LENGTH + load / CAB_MOUNT_RATE)
+            # Lateral rod: from the chassis on the right to the cab on the left, level.
+            self.spring(f"cab_rod_{end}", "chassis", (cx + mx, -CAB_ROD / 2, low + 0.05), "cab",
+                        (mx, CAB_ROD / 2, 0.05 - CAB_MOUNT_LENGTH), CAB_ROD_RATE, CAB_ROD_DAMPING, CAB_ROD)
+        rear = CAB_MOUNT_X[1]
+        self.spring("cab_rod_longitudinal", "chassis", (cx + rear - CAB_ROD, 0, low + 0.05), "cab",
+                    (rear, 0, 0.05 - CAB_MOUNT_LENGTH), CAB_ROD_RATE, CAB_ROD_DAMPING, CAB_ROD)
+
     def distance(self, name, a, pa, b, pb, d):
         self.loops.append(f"  - {{name: {name}, type: distance, body_a: {a}, point_a: {vec(pa)}, body_b: {b}, "
                           f"point_b: {vec(pb)}, distance: {fmt(d)}}}")
@@ -152,12 +196,17 @@ class Writer:
         wheel_load = (load + unsprung(kind)) / 2
         z = R0 - wheel_load / K_TYRE[kind]  # the axle centre, at the wheel centres' height
         rel = lambda px, py, pz: (px - frame_origin[0], py, pz - frame_origin[1])
-        arm, axle = f"arm_{label}", f"axle_{label}"
+        arm, axle, bushing = f"arm_{label}", f"axle_{label}", f"bushing_{label}"
+        self.body(bushing, M_BUSHING, I_BUSHING,
+                  shape=f'{{type: box, size: [0.1, 0.2, 0.1], color: "#444444"}}')
         self.body(arm, M_ARM, I_ARM, com=(-ARM / 2, 0, 0),
                   shape=f'{{type: box, size: [{fmt(ARM)}, 0.08, 0.08], xyz: [{fmt(-ARM / 2)}, 0, 0], color: "#555555"}}')
         self.body(axle, m_axle, i_axle,
                   shape=f'{{type: box, size: [0.15, {fmt(2 * KINGPIN_Y)}, 0.15], color: "#666666"}}')
-        self.joint(f"arm_pivot_{label}", "revolute", frame, arm, rel(x + ARM, 0, z), axis=(0, 1, 0))
+        self.joint(f"lateral_{label}", "prismatic", frame, bushing, rel(x + ARM, 0, z), axis=(0, 1, 0))
+        self.forces.append(f"  - {{name: lateral_bushing_{label}, type: joint_spring_damper, joint: lateral_{label}, "
+                           f"stiffness: {fmt(LATERAL_RATE)}, damping: {fmt(LATERAL_DAMPING)}}}")
+        self.joint(f"arm_pivot_{label}", "revolute", bushing, arm, (0, 0, 0), axis=(0, 1, 0))
         self.joint(f"axle_ball_{label}", "spherical", arm, axle, (-ARM, 0, 0))
         for side, sy in (("left", 1), ("right", -1)):
             self.distance(f"torque_rod_{label}_{side}", frame, rel(x + ARM, sy * ROD_Y, z + ROD_Z), axle,
@@ -221,9 +270,10 @@ def main():
     tractor = (0.0, H_TRACTOR)  # world x, z of the chassis frame
     # The pitman arm's weight hangs at y = DRAG_Y: the chassis's centre of mass sits opposite, so
     # that the tractor stands level (the frame is at the centre of mass of chassis and pitman arm).
-    w.body("chassis", M_TRACTOR, I_TRACTOR, com=(0, -M_PITMAN * DRAG_Y / M_TRACTOR, 0),
+    w.body("chassis", M_CHASSIS, I_CHASSIS, com=(0, -M_PITMAN * DRAG_Y / M_CHASSIS, 0),
            shape='{type: box, size: [6.5, 1.0, 0.3], xyz: [-0.8, 0, 0], color: "#3a6ea5"}')
     w.joint("body", "free", "ground", "chassis", (0, 0, 0), q=(0, 0, H_TRACTOR, 1, 0, 0, 0), v=(0, 0, 0, SPEED, 0, 0))
+    w.cab()
     trailer_origin = KINGPIN
     w.body("trailer", M_TRAILER, I_TRAILER, com=(TRAILER_COM[0], 0, TRAILER_COM[1] - KINGPIN[1]),
            shape='{type: box, size: [13.6, 2.5, 2.8], xyz: [-6.3, 0, 1.55], color: "#9fb8d6"}')
@@ -248,7 +298,7 @@ def main():
     # Drive: a constant torque on the four drive wheels that balances the rolling resistance of the
     # whole truck on level road (f_r m g at the contacts, the drive wheels' loaded radius).
     kinds = ["front"] + ["drive"] * len(X_REAR) + ["trailer"] * len(X_TRAILER)
-    total_weight = (M_TRACTOR + M_TRAILER + M_PITMAN + len(kinds) * (M_ARM + 2 * M_BAR)) * G + sum(
+    total_weight = (M_CHASSIS + M_CAB + M_TRAILER + M_PITMAN + len(kinds) * (M_ARM + M_BUSHING + 2 * M_BAR)) * G + sum(
         unsprung(k) - M_ARM / 2 * G for k in kinds)
     rho_drive = R0 - (loads["drive"] + unsprung("drive")) / 2 / K_TYRE["drive"]
     torque = F_ROLL * total_weight * rho_drive / (2 * len(X_REAR))
@@ -262,10 +312,12 @@ def main():
     header = f"""# A 5-axle semi-trailer truck like seed 004's (section 4), written by scripts/truck_model.py (edit
 # the script, not this file; docs/vehicles.md "The truck"). z up, x forward, y to the left; SI units.
 #
-# Tractor (chassis {fmt(M_TRACTOR)} kg on a free joint) with a steered front axle on leaf springs and
-# {len(X_REAR)} driven rear axle(s) on air springs; semi-trailer ({fmt(M_TRAILER)} kg) on a spherical fifth wheel, three
-# axles on air springs. Each beam axle hangs on a central trailing arm (revolute on the frame,
-# spherical at the axle) and two torque rods (distance loops): heave and roll. Each has an anti-roll
+# Tractor (chassis {fmt(M_CHASSIS)} kg on a free joint, a {fmt(M_CAB)} kg cab on its own free joint and
+# spring-dampers above it) with a steered front axle on leaf springs and {len(X_REAR)} driven rear axle(s)
+# on air springs; semi-trailer ({fmt(M_TRAILER)} kg) on a spherical fifth wheel, three axles on air
+# springs. Each beam axle hangs on a central trailing arm (revolute on a bushing bracket that slides
+# sideways on the frame against a spring-damper, spherical at the axle) and two torque rods
+# (distance loops): lateral compliance, heave and roll. Each has an anti-roll
 # bar (two half bars, a torsion spring, two droplinks) and Magic Formula tyres (the truck set). The
 # steering's pitman arm turns by a prescribed sine (steer {fmt(STEER_AMPLITUDE)} rad at {fmt(STEER_FREQUENCY)} Hz at the road
 # wheels): a multiple slalom at {fmt(SPEED)} m/s, a drive torque on the rear axles balancing the rolling

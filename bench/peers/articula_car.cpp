@@ -143,7 +143,7 @@ struct Setting {
   double dt;
 };
 
-// The options of seed 001's car tables (bench/car_table.cpp): singularities counted, not stopping.
+// The options of seed 001's car tables (bench/vehicle_table.cpp): singularities counted, not stopping.
 articula::SimulationOptions options(const Setting& s, double tEnd, double sample) {
   articula::SimulationOptions o;
   o.formulation = s.formulation;

@@ -134,16 +134,16 @@ const TruckTrace& standing() {
 // Seed 004's truck has 81 bodies (34 of them massless auxiliary bodies), 89 joints, 80 relative
 // coordinates, 51 constraint equations (40 independent) and 40 degrees of freedom; this one has no
 // massless bodies (its spherical and free joints are joints, not chains of auxiliary bodies), no
-// redundant constraints, and 29 degrees of freedom: docs/vehicles.md compares the two.
+// redundant constraints, and also 40 degrees of freedom: docs/vehicles.md compares the two.
 TEST(Truck, HasItsPublishedSize) {
   const Model& m = truck();
-  EXPECT_EQ(m.bodyCount(), 35);
-  EXPECT_EQ(static_cast<int>(m.joints.size()) - 1, 35);  // joints[0] is the ground's placeholder
+  EXPECT_EQ(m.bodyCount(), 41);
+  EXPECT_EQ(static_cast<int>(m.joints.size()) - 1, 41);  // joints[0] is the ground's placeholder
   EXPECT_EQ(m.loops.size(), 22u);
-  EXPECT_EQ(m.nq, 59);
-  EXPECT_EQ(m.nv, 52);
+  EXPECT_EQ(m.nq, 71);
+  EXPECT_EQ(m.nv, 63);
   EXPECT_EQ(m.constraintCount(), 23);  // 22 loops + the steering's prescribed motion
-  EXPECT_EQ(m.nv - m.constraintCount(), 29);
+  EXPECT_EQ(m.nv - m.constraintCount(), 40);
   EXPECT_EQ(m.tyres.size(), 10u);
 }
 
@@ -205,12 +205,30 @@ TEST(Truck, StaticSagIsTheSpringRatesPrediction) {
     }
     return w;
   };
+  // The cab rests on its four vertical mounts: each pair (front, rear) carries its share of the
+  // cab's weight by the lever arms about the other pair; the horizontal rods are unloaded.
+  const int cab = body(m, "cab");
+  const double cabWeight = m.bodies[cab].mass * kGravity;
+  const double cabX = ws.X0[cab].inverseTransformPoint(m.bodies[cab].com).x();
+  std::vector<double> mountX;  // where each mount holds the cab
+  for (const PointSpringDamper& s : m.pointSprings)
+    if (s.name.rfind("cab_mount_", 0) == 0) mountX.push_back(pointPosition(ws, s.bodyB, s.pointB).x());
+  ASSERT_EQ(mountX.size(), 4u);
+  const double front = *std::max_element(mountX.begin(), mountX.end());
+  const double rear = *std::min_element(mountX.begin(), mountX.end());
   for (std::size_t k = 0; k < m.pointSprings.size(); ++k) {
     const PointSpringDamper& s = m.pointSprings[k];
+    const double L = trace.springLength[trace.last()][k];
+    if (s.name.rfind("cab_", 0) == 0) {
+      const double x = pointPosition(ws, s.bodyB, s.pointB).x();
+      const double load = s.name.rfind("cab_mount_", 0) != 0 ? 0.0
+                          : cabWeight / 2.0 * std::abs(cabX - (x == front ? rear : front)) / (front - rear);
+      EXPECT_NEAR(-pointSpringTension(s, L, 0.0).tau, load, 1e-6 * cabWeight) << s.name;
+      continue;
+    }
     const std::string axle = s.name.substr(s.name.find("spring_") + 7, s.name.rfind('_') - s.name.find("spring_") - 7);
     const std::string key = s.hasAirSpring() ? axle : "front";
     const double springLoad = (predicted.at(key) - unsprung(key)) / 2.0;
-    const double L = trace.springLength[trace.last()][k];
     if (s.hasAirSpring())
       EXPECT_NEAR(L, s.air.length, 1e-7) << s.name;  // (p(L) - p_a) A = load at the design length
     else
