@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
@@ -39,19 +40,50 @@ HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangi
       aHat_(model.nv),
       r_(model.nv),
       e_(model.constraintCount()),
-      luRhs_(model.nv) {
+      luRhs_(model.nv),
+      concurrentTangent_(!options.finiteDifferenceTangent && options.derivatives.threads >= 2 && springs_.active()) {
   if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
     throw Error("hybrid formulation: the penalty factor must be 0 (automatic) or positive and finite");
 }
 
-void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  updateVelocities(model_, ws_, q, v);
+void HybridFormulation::evaluateResidualTerms(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   evaluateForceElements(model_, ws_, t, q, v);
   dynamics_.evaluate(ws_, M_, Q_);  // seed 001 eq. (14)-(19)
   if (constraints_.size()) {
     constraints_.positions(ws_, t, q);
     constraints_.jacobian(ws_, t);
   }
+}
+
+void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  updateVelocities(model_, ws_, q, v);
+  tangentTermsCurrent_ = false;
+  if (!concurrentTangent_) {
+    evaluateResidualTerms(t, q, v);
+    return;
+  }
+  // Both tasks read the kinematics in ws_; only the first writes to ws_ (the force elements' loads
+  // in fext and tau, which K and C do not read). An exception may not leave an OpenMP region: each
+  // task keeps its own and the first is rethrown after the join.
+  std::exception_ptr failed[2];
+#pragma omp parallel sections num_threads(2)
+  {
+#pragma omp section
+    try {
+      evaluateResidualTerms(t, q, v);
+    } catch (...) {
+      failed[0] = std::current_exception();
+    }
+#pragma omp section
+    try {
+      springs_.evaluate(ws_, q, v, K_, C_);  // seed 001 eq. (28)-(34)
+    } catch (...) {
+      failed[1] = std::current_exception();
+    }
+  }
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+  tangentTermsCurrent_ = true;
 }
 
 void HybridFormulation::start(double t0, const Eigen::VectorXd& x0, Eigen::Ref<const Eigen::VectorXd> a0,
@@ -85,7 +117,7 @@ bool HybridFormulation::factorizeTangent(double t, double constraintWeight, doub
   // K and C only here: the iteration that converges uses the residual terms alone.
   if (derivatives_)
     derivatives_->evaluate(t, q_, v_, K_, C_);  // seed 004 eq. (52)-(53)
-  else if (springs_.active())
+  else if (springs_.active() && !tangentTermsCurrent_)
     springs_.evaluate(ws_, q_, v_, K_, C_);  // seed 001 eq. (28)-(34)
   if (derivatives_) {
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].

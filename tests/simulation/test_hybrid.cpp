@@ -193,6 +193,22 @@ TEST(Hybrid, FiniteDifferenceTangentGivesTheSameMotion) {
   EXPECT_LE(rn.evaluations, ra.evaluations);
 }
 
+// With two threads the analytic K and C are computed on the second thread alongside the forces,
+// M, Q and the constraints (hybrid.hpp): the same arithmetic on the same data, so the trajectory
+// is bit for bit that of one thread, and so are the Newton iterations.
+TEST(IndexThree, HybridAnalyticTangentOnTwoThreadsIsBitIdentical) {
+  const Model model = test_models::fourBarWithShock();
+  const SimulationOptions one = structural("hybrid", "hht", 1e-3, 0.2);
+  SimulationOptions two = one;
+  two.augmentedLagrangian.derivatives.threads = 2;
+  test_models::Recorder a, b;
+  const SimulationResult ra = simulate(model, one, {&a}), rb = simulate(model, two, {&b});
+  ASSERT_TRUE(ra.ok && rb.ok) << ra.error << rb.error;
+  ASSERT_EQ(a.q.size(), b.q.size());
+  for (std::size_t k = 0; k < a.q.size(); ++k) EXPECT_EQ(a.q[k], b.q[k]) << "sample " << k;
+  EXPECT_EQ(ra.evaluations, rb.evaluations);
+}
+
 // The N-four-bar (N = 10 four-bars sharing links, hanging and released 1.2 rad
 // from the bottom: a large swing that stays clear of the flat singular
 // position) and the spatial RSSR loop (a spherical joint: quaternion

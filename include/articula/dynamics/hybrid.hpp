@@ -38,7 +38,10 @@ struct AugmentedLagrangianOptions {
   int maxIterations = 30;
   /// K and C of the tangent matrix: the analytic spring-damper terms (seed 001 eq. (28)-(34),
   /// symmetric: Cholesky), or finite differences of all forces (seed 004 eq. (52)-(53), general:
-  /// LU), in parallel and grouped by topology as `derivatives` says.
+  /// LU), in parallel and grouped by topology as `derivatives` says. With the analytic terms and
+  /// derivatives.threads >= 2, every residual evaluation computes K and C on a second thread
+  /// while the first evaluates the forces, M, Q and the constraints (seed 004 Fig. 3's task
+  /// parallelism): the iteration that converges discards them.
   bool finiteDifferenceTangent = false;
   ForceDerivativeOptions derivatives;
 };
@@ -59,8 +62,11 @@ class HybridFormulation final : public Index3Problem {
   const Eigen::VectorXd& multipliers() const { return lambda_; }
 
  private:
-  /// M, Q, Phi and Phi_z at (t, q, v), in ws_ and the members below.
+  /// M, Q, Phi and Phi_z at (t, q, v), in ws_ and the members below; with concurrentTangent_, K
+  /// and C too, on a second thread.
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// Forces, M, Q, Phi and Phi_z at (t, q, v) once ws_ holds the kinematics.
+  void evaluateResidualTerms(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// Iterated penalty projection of y onto J y = target with the factorised tangent matrix, until
   /// |J y - target|_inf <= projectionTolerance or kMaxProjectionIterations passes.
   void project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);
@@ -85,6 +91,8 @@ class HybridFormulation final : public Index3Problem {
   Eigen::VectorXd accelerationLike_;  ///< a_n of the Arnold-Bruls form (structural.hpp)
   Eigen::VectorXd dz_, q_, v_, a_, qdd_, vHat_, aHat_, r_, e_, luRhs_;
   double massScale_ = 1.0;
+  bool concurrentTangent_ = false;  ///< K and C computed alongside every evaluation (options' comment)
+  bool tangentTermsCurrent_ = false;  ///< K_ and C_ belong to the last evaluate()
 };
 
 }  // namespace articula
