@@ -74,8 +74,9 @@ simulate options:
                          of the accelerations is below X (1 + |accelerations|) (default 1e-10)
   --tangent KIND         K and C of the structural integrators' tangent matrix: analytic
                          (default: springs and dampers) or finite-difference (all forces)
-  --threads N            threads of the finite-difference tangent, of dca, hdca and distributed
-                         (default 1; same results for every N)
+  --threads N            threads of the finite-difference tangent, of dca, hdca and distributed;
+                         with 2 or more, the hybrid formulation's analytic K and C are computed
+                         alongside its forces (default 1; same results for every N)
   --subsystems N         distributed formulation: split the bodies into N balanced connected
                          subsystems (default: the model's 'subsystems', else one); under
                          mpirun -np P (P <= subsystems) they spread over the P ranks, rank 0

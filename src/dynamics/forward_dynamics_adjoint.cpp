@@ -18,9 +18,6 @@ bool screwChainJoint(JointType type) {
          type == JointType::Universal || type == JointType::Planar || type == JointType::Fixed;
 }
 
-// The velocity of a point (world position r) of a body moving with spatial velocity Y.
-Vec3 velocityAt(const Motion& Y, const Vec3& r) { return Y.lin + Y.ang.cross(r); }
-
 }  // namespace
 
 ForwardDynamicsAdjoint::ForwardDynamicsAdjoint(const Model& model, const FormulationOptions& options, MassSolve massSolve)
@@ -136,7 +133,7 @@ Vec3 ForwardDynamicsAdjoint::loadDirection(const BodyLoad& l) const {
 double ForwardDynamicsAdjoint::loadWeight(const BodyLoad& l) const { return loadDirection(l).dot(virtualLoadRate(l)); }
 
 Vec3 ForwardDynamicsAdjoint::virtualLoadRate(const BodyLoad& l) const {
-  return l.torque ? W_[l.body].ang : velocityAt(W_[l.body], pointPosition(l.body, l.point));
+  return l.torque ? W_[l.body].ang : W_[l.body].velocityAt(pointPosition(l.body, l.point));
 }
 
 Motion ForwardDynamicsAdjoint::jointAxis(int body, int e) const {
@@ -224,7 +221,7 @@ void ForwardDynamicsAdjoint::addPointForce(int body, const Vec3& p, const Vec3& 
 }
 
 Vec3 ForwardDynamicsAdjoint::pointVelocity(int body, const Vec3& p) const {
-  return velocityAt(bodyVelocity(body, false), pointPosition(body, p));
+  return bodyVelocity(body, false).velocityAt(pointPosition(body, p));
 }
 
 void ForwardDynamicsAdjoint::addPointVelocityGradient(int body, const Vec3& p, const Vec3& f, Eigen::Ref<Eigen::VectorXd> qbar,
@@ -275,7 +272,7 @@ Motion ForwardDynamicsAdjoint::bodyVelocity(int body, bool virtualRates) const {
 void ForwardDynamicsAdjoint::addRateGradient(int body, const Vec3& r, const Vec3& u, bool virtualRates, double scale,
                                              Eigen::Ref<Eigen::VectorXd> qbar) const {
   const Force Fu(r.cross(u), u);
-  const Vec3 turn = velocityAt(bodyVelocity(body, virtualRates), r).cross(u);
+  const Vec3 turn = bodyVelocity(body, virtualRates).velocityAt(r).cross(u);
   for (int k = body; k != 0; k = model_.joints[k].parent) {
     const Joint& j = model_.joints[k];
     const Eigen::VectorXd& rates = virtualRates ? w_ : v_;
@@ -298,8 +295,8 @@ void ForwardDynamicsAdjoint::pointSprings(Eigen::Ref<Eigen::VectorXd> qbar, Eige
     if (L < 1e-12) continue;  // no direction: the force is zero (or the run has already stopped)
     const Vec3 u = d / L;
     const auto relative = [&](bool virtualRates) {
-      return Vec3(velocityAt(bodyVelocity(spring.bodyB, virtualRates), rB) -
-                  velocityAt(bodyVelocity(spring.bodyA, virtualRates), rA));
+      return Vec3(bodyVelocity(spring.bodyB, virtualRates).velocityAt(rB) -
+                  bodyVelocity(spring.bodyA, virtualRates).velocityAt(rA));
     };
     const Vec3 dv = relative(false), dw = relative(true);
     const double Ld = u.dot(dv), Lw = u.dot(dw);

@@ -48,8 +48,7 @@ void SpringDamperTangent::addSpringDamper(Eigen::Ref<Eigen::MatrixXd> K, Eigen::
 // position p.
 void SpringDamperTangent::projectPointColumns(const Mat3& axes, const Vec3& p, const int* cols, int n) {
   for (int i = 0; i < n; ++i) {
-    const auto column = S_.col(cols[i]);
-    s_.col(i) = axes.transpose() * Vec3(column.tail<3>() + column.head<3>().cross(p));
+    s_.col(i) = axes.transpose() * columnPointVelocity(S_.col(cols[i]), p);
   }
 }
 
@@ -87,10 +86,8 @@ void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q
     double rate = 0.0;
     for (int i = 0; i < n; ++i) {
       const int c = columns_[static_cast<std::size_t>(first + i)];
-      const auto column = S_.col(c);
-      const Vec3 lin = column.tail<3>(), ang = column.head<3>();
-      s_(0, i) = (onB_[static_cast<std::size_t>(first + i)] ? u.dot(lin + ang.cross(b)) : 0.0) -
-                 (onA_[static_cast<std::size_t>(first + i)] ? u.dot(lin + ang.cross(a)) : 0.0);
+      s_(0, i) = (onB_[static_cast<std::size_t>(first + i)] ? u.dot(columnPointVelocity(S_.col(c), b)) : 0.0) -
+                 (onA_[static_cast<std::size_t>(first + i)] ? u.dot(columnPointVelocity(S_.col(c), a)) : 0.0);
       rate += s_(0, i) * v[c];
     }
     const JointForce t = pointSpringTension(s, L, rate);

@@ -58,9 +58,8 @@ void ConstraintEvaluator::addPathColumns(int body, const Vec3& p, double sign) {
   for (int k = body; k != 0; k = model_.joints[k].parent) {
     const Joint& j = model_.joints[k];
     for (int c = j.iv; c < j.iv + j.nv; ++c) {
-      const auto ang = S_.col(c).head<3>();                      // world, about the origin
-      P_.col(c) += sign * (S_.col(c).tail<3>() + ang.cross(p));  // velocity of the point at p
-      W_.col(c) += sign * ang;
+      P_.col(c) += sign * columnPointVelocity(S_.col(c), p);
+      W_.col(c) += sign * S_.col(c).head<3>();  // angular rate, world
     }
   }
 }

@@ -39,14 +39,13 @@ Vec3 pointPosition(const Workspace& ws, int body, const Vec3& p) { return ws.X0[
 
 Vec3 pointVelocity(const Workspace& ws, int body, const Vec3& p) {
   const Motion& v = ws.v[body];
-  return ws.X0[body].E.transpose() * (v.lin + v.ang.cross(p));
+  return ws.X0[body].E.transpose() * v.velocityAt(p);
 }
 
 Vec3 pointAcceleration(const Workspace& ws, int body, const Vec3& p) {
   const Motion& v = ws.v[body];
   const Motion& a = ws.a[body];
-  const Vec3 vp = v.lin + v.ang.cross(p);
-  return ws.X0[body].E.transpose() * (a.lin + a.ang.cross(p) + v.ang.cross(vp));
+  return ws.X0[body].E.transpose() * (a.velocityAt(p) + v.ang.cross(v.velocityAt(p)));
 }
 
 Vec3 angularVelocity(const Workspace& ws, int body) { return ws.X0[body].E.transpose() * ws.v[body].ang; }
@@ -82,8 +81,7 @@ void pointJacobian(const Model& model, const Workspace& ws, int body, const Vec3
   for (int k = body; k != 0; k = model.joints[k].parent) {
     const Joint& j = model.joints[k];
     for (int col = 0; col < j.nv; ++col) {
-      const Motion s = worldMotionColumn(ws, k, col);
-      J.col(j.iv + col) = s.lin + s.ang.cross(pw);  // velocity of the point at pw
+      J.col(j.iv + col) = worldMotionColumn(ws, k, col).velocityAt(pw);
     }
   }
 }

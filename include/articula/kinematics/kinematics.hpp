@@ -50,6 +50,11 @@ inline Motion worldMotionColumn(const Workspace& ws, int body, int col) {
 /// them from here instead of transforming each joint's subspace again for every point.
 using WorldMotionColumns = Eigen::Matrix<double, 6, Eigen::Dynamic>;
 void worldMotionColumns(const Model& model, const Workspace& ws, WorldMotionColumns& S);
+/// The velocity of the material point at world position p per unit rate of one of those columns.
+template <class Column>
+Vec3 columnPointVelocity(const Column& column, const Vec3& p) {
+  return column.template tail<3>() + column.template head<3>().cross(p);
+}
 
 /// qdot = G(q) v for the whole model.
 void configurationRate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,

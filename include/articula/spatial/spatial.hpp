@@ -39,6 +39,8 @@ struct Motion {
     return m;
   }
   Motion operator+(const Motion& o) const { return {ang + o.ang, lin + o.lin}; }
+  /// The velocity of the material point at p (this motion's frame and origin) of a body with it.
+  Vec3 velocityAt(const Vec3& p) const { return lin + ang.cross(p); }
   Motion operator-(const Motion& o) const { return {ang - o.ang, lin - o.lin}; }
   Motion operator-() const { return {-ang, -lin}; }
   Motion operator*(double s) const { return {ang * s, lin * s}; }
