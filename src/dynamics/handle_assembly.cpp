@@ -34,7 +34,7 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
   rootJoint_.resize(tree_.roots().size());
   auto size = [&](JointElimination& el, int joint) {
     const int nv = joint > 0 ? model.joints[static_cast<std::size_t>(joint)].nv : 0;
-    el.F.setZero();
+    el.Ft.setZero();
     el.fullRank = nv == 0;
     el.E.setZero(D, nv);
     el.Z.setZero(nv, nv);
@@ -45,6 +45,7 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
   for (std::size_t k = 0; k < eq_.size(); ++k) {
     size(eq_[k].joint, tree_.nodes()[k].joint);
     eq_[k].f2.setZero();
+    eq_[k].leaf = tree_.nodes()[k].first < 0;
   }
 }
 
@@ -55,8 +56,6 @@ void BasicHandleAssembly<Scalar, Space>::leaf(const Workspace& ws, int i) {
   Space::subspace(model_, ws, i, S_[idx]);
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.phi11 = Space::template leafMobility<Scalar>(model_, ws, i, inverseCentralInertia_[idx]);
-  eq.phi12 = eq.phi11;
-  eq.phi22 = eq.phi11;
   eq.b1.setZero();
   eq.b2.setZero();
 }
@@ -172,16 +171,22 @@ bool inverseCholeskyFactor(const Mat& K, Mat& Linv) {
   return true;
 }
 
-// M -= A^T A for symmetric M: the lower triangle by column dot products, mirrored (half the
-// work of the full product).
+// M - G G^T for symmetric M, into `out`. In 6D the full product, whose columns of 6 fill whole
+// SIMD packets (entries (i, j) and (j, i) sum the same products in the same order, so the result
+// stays symmetric); in the plane the lower triangle by row dot products, mirrored (half the work
+// of the full product).
 template <class Mat, class G>
-void subtractGram(Mat& M, const G& A) {
+void gramDifference(Mat& out, const Mat& M, const G& Gt) {
   constexpr int D = Mat::RowsAtCompileTime;
+  if constexpr (D % 2 == 0) {
+    out.noalias() = M - Gt.lazyProduct(Gt.transpose());
+  } else {
 #pragma GCC unroll 6
-  for (int j = 0; j < D; ++j)
+    for (int j = 0; j < D; ++j)
 #pragma GCC unroll 6
-    for (int i = j; i < D; ++i) M(i, j) -= A.col(i).dot(A.col(j));
-  M.template triangularView<Eigen::StrictlyUpper>() = M.transpose();
+      for (int i = j; i < D; ++i) out(i, j) = M(i, j) - Gt.row(i).dot(Gt.row(j));
+    out.template triangularView<Eigen::StrictlyUpper>() = out.transpose();
+  }
 }
 
 }  // namespace
@@ -209,9 +214,9 @@ bool BasicHandleAssembly<Scalar, Space>::factorJoint(const M& K, int j, JointEli
     // Householder vector v = q + s e_last, s = sign(q_last): rows 0..D-2 of (1 - v v^T / (1 + s q_last)) L^-1.
     const Scalar s = q[D - 1] >= Scalar(0) ? Scalar(1) : Scalar(-1);
     const Eigen::Matrix<Scalar, 1, D> vL = qL + s * Linv.row(D - 1);
-    out.F.template topRows<D - 1>() = Linv.template topRows<D - 1>();
-    out.F.template topRows<D - 1>().noalias() -= (q.template head<D - 1>() / (Scalar(1) + s * q[D - 1])) * vL;
-    out.F.row(D - 1).setZero();
+    out.Ft.template leftCols<D - 1>() = Linv.template topRows<D - 1>().transpose();
+    out.Ft.template leftCols<D - 1>().noalias() -= vL.transpose() * (q.template head<D - 1>() / (Scalar(1) + s * q[D - 1])).transpose();
+    out.Ft.col(D - 1).setZero();
     out.E.col(0) = qL.transpose() / r;
     out.Z(0, 0) = Scalar(1) / (r * r);
     return true;
@@ -223,8 +228,8 @@ bool BasicHandleAssembly<Scalar, Space>::factorJoint(const M& K, int j, JointEli
   const auto nv = static_cast<int>(S.cols());
   M basis;
   completeBasis(Q, basis);
-  out.F.setZero();
-  out.F.topRows(D - nv).noalias() = basis.rightCols(D - nv).transpose() * Linv;
+  out.Ft.setZero();
+  out.Ft.leftCols(D - nv).noalias() = Linv.transpose() * basis.rightCols(D - nv);
   const SmallM Rinv = R.template triangularView<Eigen::Upper>().solve(SmallM::Identity(nv, nv));
   out.E.noalias() = Linv.transpose() * (Q * Rinv.transpose());
   out.Z.noalias() = Rinv * Rinv.transpose();
@@ -243,13 +248,14 @@ bool BasicHandleAssembly<Scalar, Space>::factorAxisJoint(const M& K, int k, Scal
   for (int c = 0; c < D - 1; ++c)
     for (int r = 0; r < D - 1; ++r) Kr(r, c) = K(full(r), full(c));
   if (!inverseCholeskyFactor(Kr, Linv)) return false;
-  out.F.setZero();
+  out.Ft.setZero();
   for (int c = 0; c < D - 1; ++c)
-    for (int r = c; r < D - 1; ++r) out.F(r, full(c)) = Linv(r, c);
-  const V g = out.F * K.col(k);
+    for (int r = c; r < D - 1; ++r) out.Ft(full(c), r) = Linv(r, c);
+  const auto Ft = out.Ft.template leftCols<D - 1>();
+  const Eigen::Matrix<Scalar, D - 1, 1> g = Ft.transpose() * K.col(k);
   const Scalar z = K(k, k) - g.squaredNorm();
   if (!(z > Scalar(0)) || !std::isfinite(z)) return false;
-  out.E.col(0).noalias() = -sign * (out.F.transpose() * g);
+  out.E.col(0).noalias() = -sign * (Ft * g);
   out.E(k, 0) = sign;
   out.Z(0, 0) = z;
   return true;
@@ -293,8 +299,9 @@ void BasicHandleAssembly<Scalar, Space>::applyElimination(const JointElimination
 // A's coefficients seen from there. The joint force is f = e + W (Phi^A_21^ f_1 - X f_2)
 // (eq. (3.39)), where C's f_2 enters the relative motion through X: Phi^B_12 when C's lower
 // handle is B's (compress), -Phi^A_22 shifted when it stays A's (rake). Substituting f into A's
-// upper handle and into C's lower handle gives C's coefficients; with W = F^T F the products
-// weighted by W are Gram products of H = F A12^T and J = F X, with A's shift T moved onto F.
+// upper handle and into C's lower handle gives C's coefficients; with W = Ft Ft^T the products
+// weighted by W are Gram products of Ht = Phi^A_12^ Ft and Jt = X^T Ft, with A's shift T moved
+// onto Ft (Phi^A_12^ = Phi^A_12 T^T).
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node, const VecX& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
@@ -302,7 +309,7 @@ void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node,
   const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
   const Offset s = jointOffset(ws, n.joint);
-  const M K = B.phi11 + Space::template shiftColumns<Scalar>(Space::template shiftRows<Scalar>(A.phi22, s), s);
+  const M K = B.phi11 + Space::template shiftColumns<Scalar>(Space::template shiftRows<Scalar>(A.lower(), s), s);
   JointElimination& el = C.joint;
   singular_[static_cast<std::size_t>(n.joint)] = !factorJoint(K, n.joint, el);
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
@@ -318,24 +325,22 @@ template <int Rows>
 void BasicHandleAssembly<Scalar, Space>::combineMobilities(const AssemblyNode& n, const NodeEquations& A,
                                                            const NodeEquations& B, NodeEquations& C,
                                                            const Offset& s) const {
-  using Factor = Eigen::Matrix<Scalar, Rows, D>;
-  const auto F = C.joint.F.template topRows<Rows>();
-  Factor FT = F;  // F T: the shift of A's lower handle, applied to the factor
-  Space::template shiftInputs<Scalar>(FT, s);
-  const Factor H = FT.lazyProduct(A.phi12.transpose());  // Phi^A_12^ W Phi^A_21^ = H^T H
-  C.phi11 = A.phi11;
-  subtractGram(C.phi11, H);
+  using Factor = Eigen::Matrix<Scalar, D, Rows, FactorOrder>;
+  const auto Ft = C.joint.Ft.template leftCols<Rows>();
+  Factor G = Ft;  // T^T Ft: the shift of A's lower handle, applied to the factor
+  Space::template shiftForces<Scalar>(G, s);
+  const Factor Ht = A.coupling().lazyProduct(G);  // Phi^A_12^ W Phi^A_21^ = Ht Ht^T
+  gramDifference(C.phi11, A.phi11, Ht);
   if (!n.hasDownHandle) return;  // C's f_2 is zero: its lower-handle coefficients are never read
-  const Factor J = n.rake ? Factor(-FT.lazyProduct(A.phi22)) : Factor(F.lazyProduct(B.phi12));
   if (n.rake) {
-    C.phi12 = A.phi12;
-    C.phi22 = A.phi22;
+    const Factor Jt = -A.lower().lazyProduct(G);
+    C.phi12.noalias() = A.coupling() + Ht.lazyProduct(Jt.transpose());
+    gramDifference(C.phi22, A.lower(), Jt);
   } else {
-    C.phi12.setZero();
-    C.phi22 = B.phi22;
+    const Factor Jt = B.coupling().transpose().lazyProduct(Ft);
+    C.phi12.noalias() = Ht.lazyProduct(Jt.transpose());
+    gramDifference(C.phi22, B.lower(), Jt);
   }
-  C.phi12.noalias() += H.transpose() * J;
-  subtractGram(C.phi22, J);
 }
 
 // The right-hand sides of C's handle equations (the bias part of assemble): with A12 e =
@@ -353,14 +358,14 @@ void BasicHandleAssembly<Scalar, Space>::assembleBiases(const Workspace& ws, int
   if (!jointBiases(n.joint, beta, load, el)) singular_[static_cast<std::size_t>(n.joint)] = 1;
   const V shifted = Space::template forceAt<Scalar>(el.e, s);  // T^T e
   C.b1 = A.b1;
-  C.b1.noalias() -= A.phi12 * shifted;
+  C.b1.noalias() -= A.coupling() * shifted;
   if (!n.hasDownHandle) return;
   if (n.rake) {
     C.b2 = A.b2;
-    C.b2.noalias() -= A.phi22 * shifted;
+    C.b2.noalias() -= A.lower() * shifted;
   } else {
     C.b2 = B.b2;
-    C.b2.noalias() += B.phi12.transpose() * el.e;
+    C.b2.noalias() += B.coupling().transpose() * el.e;
   }
 }
 
@@ -404,12 +409,12 @@ void BasicHandleAssembly<Scalar, Space>::disassemble(const Workspace& ws, int no
   NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
   const Offset s = jointOffset(ws, n.joint);
-  V y = Space::template motionAt<Scalar>(V(A.phi12.transpose() * C.f1), s);
+  V y = Space::template motionAt<Scalar>(V(A.coupling().transpose() * C.f1), s);
   if (n.hasDownHandle) {
     if (n.rake)
-      y += Space::template motionAt<Scalar>(V(A.phi22 * C.f2), s);
+      y += Space::template motionAt<Scalar>(V(A.lower() * C.f2), s);
     else
-      y.noalias() -= B.phi12 * C.f2;
+      y.noalias() -= B.coupling() * C.f2;
   }
   const Joint& joint = model_.joints[static_cast<std::size_t>(n.joint)];
   V f;

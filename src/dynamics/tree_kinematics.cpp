@@ -3,7 +3,7 @@
 namespace articula {
 
 TreePositions::TreePositions(const Model& model, const AssemblyTree& tree)
-    : model_(model), tree_(tree), relative_(tree.nodes().size()) {}
+    : model_(model), tree_(tree), relative_(tree.nodes().size()), jointChild_(tree.nodes().size()) {}
 
 void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule) {
   static const double zeros[6] = {0, 0, 0, 0, 0, 0};
@@ -18,9 +18,9 @@ void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSc
       [&](int k) {
         const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
         const Transform& A = relative_[static_cast<std::size_t>(n.first)];
-        relative_[static_cast<std::size_t>(k)] =
-            n.rake ? A
-                   : relative_[static_cast<std::size_t>(n.second)] * (ws.Xup[static_cast<std::size_t>(n.joint)] * A);
+        Transform& child = jointChild_[static_cast<std::size_t>(k)];
+        child = ws.Xup[static_cast<std::size_t>(n.joint)] * A;
+        relative_[static_cast<std::size_t>(k)] = n.rake ? A : relative_[static_cast<std::size_t>(n.second)] * child;
       },
       [&] {
         for (int root : tree_.roots()) {
@@ -30,8 +30,8 @@ void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSc
       },
       [&](int k) {
         const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
-        const Transform bottomA = relative_[static_cast<std::size_t>(n.first)] * ws.X0[static_cast<std::size_t>(n.top)];
-        ws.X0[static_cast<std::size_t>(n.joint)] = ws.Xup[static_cast<std::size_t>(n.joint)] * bottomA;
+        ws.X0[static_cast<std::size_t>(n.joint)] =
+            jointChild_[static_cast<std::size_t>(k)] * ws.X0[static_cast<std::size_t>(n.top)];
       },
       [](int) {});
 }

@@ -25,7 +25,9 @@
 //    keeps the digits that K^-1 - K^-1 S (S^T K^-1 S)^-1 S^T K^-1 loses to cancellation on long
 //    spatial chains (5e-9 instead of 3e-8 relative error of the momentum rates at 64 links).
 // Either way F has D - nv nonzero rows, the first ones: the products take D - 1 rows of it (2 in
-// the plane instead of 3), all D only for a fixed joint.
+// the plane instead of 3), all D only for a fixed joint. F is kept transposed, Ft = F^T (D x D - 1),
+// and the products of the assembly run along Ft's columns of D entries in 6D, which fill whole
+// SIMD packets (F's rows of 5 do not), and along its rows of 2 in the plane.
 // Each method below works on one node and writes only that node
 // (and, in disassembly, its two children and its joint), so the nodes of one tier may run on
 // different threads; each is computed by the same operations on any thread.
@@ -67,6 +69,9 @@ class BasicHandleAssembly {
   using Sub = Eigen::Matrix<Scalar, D, Eigen::Dynamic, 0, D, 6>;
   using SmallM = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
   using SmallV = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, 6, 1>;
+  /// Ft's storage order: its columns of D entries in 6D, its rows of D - 1 = 2 in the plane, so
+  /// that the products run on whole SIMD packets of two doubles (see the top of this file).
+  static constexpr int FactorOrder = D % 2 == 0 ? Eigen::ColMajor : Eigen::RowMajor;
 
   /// The handle equations of the model's spanning tree (loop closures are the caller's). Throws
   /// articula::Error, naming `formulation`, for threads < 1.
@@ -132,15 +137,18 @@ class BasicHandleAssembly {
   // The elimination of one joint's force (eq. (3.38)-(3.39), see the top of this file), with its
   // values at r = beta: f = e + W (beta - r) and qdot = mu - E^T (beta - r).
   struct JointElimination {
-    M F;       ///< W = F^T F (rank D - nv: the rows beyond it zero)
-    bool fullRank = false;  ///< a fixed joint (nv = 0): all D rows of F, else the first D - 1
+    Eigen::Matrix<Scalar, D, D, FactorOrder> Ft;  ///< W = Ft Ft^T (rank D - nv: the columns beyond it zero)
+    bool fullRank = false;  ///< a fixed joint (nv = 0): all D columns of Ft, else the first D - 1
     Sub E;     ///< D x nv
     SmallM Z;  ///< nv x nv
     V e;       ///< the force at r = beta
     SmallV mu; ///< the joint rates at r = beta
   };
   struct NodeEquations {
-    M phi11, phi12, phi22;  ///< Phi_21 = Phi_12^T
+    M phi11, phi12, phi22;  ///< Phi_21 = Phi_12^T; a leaf's are all Phi_11, kept once (leaf())
+    bool leaf = false;
+    const M& coupling() const { return leaf ? phi11 : phi12; }  ///< Phi_12
+    const M& lower() const { return leaf ? phi11 : phi22; }     ///< Phi_22
     V b1, b2;
     V f1, f2;  ///< handle forces, known after disassembly
     JointElimination joint;
@@ -169,15 +177,15 @@ class BasicHandleAssembly {
         [&](int node) { disassemble(ws, node, rates); }, leafDown);
   }
   /// C's mobilities from A's and B's across the eliminated joint (in assemble), with the first
-  /// Rows rows of F.
+  /// Rows columns of Ft.
   template <int Rows>
   void combineMobilities(const AssemblyNode& n, const NodeEquations& A, const NodeEquations& B, NodeEquations& C,
                          const Offset& s) const;
-  /// W v = F^T F v.
+  /// W v = Ft Ft^T v.
   static V weigh(const JointElimination& el, const V& v) {
-    if (el.fullRank) return el.F.transpose() * (el.F * v);
-    const auto F = el.F.template topRows<D - 1>();
-    return F.transpose() * Eigen::Matrix<Scalar, D - 1, 1>(F * v);
+    if (el.fullRank) return el.Ft * V(el.Ft.transpose() * v);
+    const auto Ft = el.Ft.template leftCols<D - 1>();
+    return Ft * Eigen::Matrix<Scalar, D - 1, 1>(Ft.transpose() * v);
   }
   /// The joint's force and rates for the relative-motion change y = beta - r.
   static void applyElimination(const JointElimination& el, const V& y, V& f, Eigen::Ref<VecX> qdot);

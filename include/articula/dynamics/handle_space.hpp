@@ -93,10 +93,10 @@ struct SpatialSpace {
     out.template rightCols<3>().noalias() += M.template leftCols<3>() * cross(s);
     return out;
   }
-  /// M T, in place, for any number of rows (the motion shift applied before M).
+  /// T^T G, in place, for any number of columns (forceAt applied to each column).
   template <class S, class Mat>
-  static void shiftInputs(Mat& M, const Offset<S>& s) {
-    M.template leftCols<3>().noalias() -= M.template rightCols<3>() * cross(s);
+  static void shiftForces(Mat& G, const Offset<S>& s) {
+    G.template topRows<3>().noalias() += cross(s) * G.template bottomRows<3>();
   }
   /// V x* P.
   template <class S>
@@ -235,8 +235,8 @@ struct PlanarSpace {
     return out;
   }
   template <class S, class Mat>
-  static void shiftInputs(Mat& M, const Offset<S>& s) {
-    M.col(0) += s.x() * M.col(2) - s.y() * M.col(1);
+  static void shiftForces(Mat& G, const Offset<S>& s) {
+    G.row(0) += s.x() * G.row(2) - s.y() * G.row(1);
   }
   /// V x* P in the plane (spatial/planar.hpp, planarCrossForce).
   template <class S>

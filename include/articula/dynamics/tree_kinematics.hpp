@@ -3,12 +3,13 @@
 // evaluation (thesis chapter 6: the serial recursion X0_i = Xup_i X0_parent(i) would otherwise
 // set an O(n) floor under the O(log n) critical path).
 //
-// Up the tree each node gets the transform from its top body's frame to its bottom body's,
-// rel(C) = rel(B) Xup_j rel(A) when C's bottom is B's (compress) and rel(A) when it stays A's
-// (rake); at the roots X0 = Xup; down the tree B's top body gets Xup_j rel(A) X0(A's top). Every
-// body is the top of its leaf, so every pose is set. The products differ from the serial
-// recursion's order, so the poses agree with updatePositions to round-off, and are the same
-// bits for every thread count.
+// Up the tree each node gets the transform from its top body's frame to its joint's child's,
+// child(C) = Xup_j rel(A), and to its bottom body's, rel(C) = rel(B) child(C) when C's bottom is
+// B's (compress) and rel(A) when it stays A's (rake); at the roots X0 = Xup; down the tree B's
+// top body gets child(C) X0(A's top) (three products per join, one fewer than with rel(A)
+// alone). Every body is the top of its leaf, so every pose is set. The products differ from the
+// serial recursion's order, so the poses agree with updatePositions to round-off, and are the
+// same bits for every thread count.
 #pragma once
 
 #include <vector>
@@ -29,7 +30,8 @@ class TreePositions {
  private:
   const Model& model_;
   const AssemblyTree& tree_;
-  std::vector<Transform> relative_;  // per node: from its top body's frame to its bottom body's
+  std::vector<Transform> relative_;    // per node: from its top body's frame to its bottom body's
+  std::vector<Transform> jointChild_;  // per node: from its top body's frame to its joint's child's
 };
 
 }  // namespace articula
