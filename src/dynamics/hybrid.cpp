@@ -57,7 +57,6 @@ void HybridFormulation::evaluateResidualTerms(double t, const Eigen::VectorXd& q
 
 void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   updateVelocities(model_, ws_, q, v);
-  tangentTermsCurrent_ = false;
   if (!concurrentTangent_) {
     evaluateResidualTerms(t, q, v);
     return;
@@ -83,7 +82,6 @@ void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen
   }
   for (const std::exception_ptr& e : failed)
     if (e) std::rethrow_exception(e);
-  tangentTermsCurrent_ = true;
 }
 
 void HybridFormulation::start(double t0, const Eigen::VectorXd& x0, Eigen::Ref<const Eigen::VectorXd> a0,
@@ -117,7 +115,7 @@ bool HybridFormulation::factorizeTangent(double t, double constraintWeight, doub
   // K and C only here: the iteration that converges uses the residual terms alone.
   if (derivatives_)
     derivatives_->evaluate(t, q_, v_, K_, C_);  // seed 004 eq. (52)-(53)
-  else if (springs_.active() && !tangentTermsCurrent_)
+  else if (springs_.active() && !concurrentTangent_)  // otherwise evaluate() has just computed them
     springs_.evaluate(ws_, q_, v_, K_, C_);  // seed 001 eq. (28)-(34)
   if (derivatives_) {
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].

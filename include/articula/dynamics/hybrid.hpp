@@ -70,7 +70,8 @@ class HybridFormulation final : public Index3Problem {
   /// Iterated penalty projection of y onto J y = target with the factorised tangent matrix, until
   /// |J y - target|_inf <= projectionTolerance or kMaxProjectionIterations passes.
   void project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);
-  /// Evaluates K and C at (t, q_, v_), the state of the last evaluate(), then forms and factorises
+  /// Evaluates K and C at (t, q_, v_), the state of the last evaluate() (which, with
+  /// concurrentTangent_, has computed them already), then forms and factorises
   /// the tangent matrix M + dampingWeight C + stiffnessWeight K + constraintWeight Phi_z^T Phi_z
   /// (sparse Cholesky, or dense LU with finite-difference K and C); false when that fails.
   bool factorizeTangent(double t, double constraintWeight, double stiffnessWeight, double dampingWeight);
@@ -91,8 +92,7 @@ class HybridFormulation final : public Index3Problem {
   Eigen::VectorXd accelerationLike_;  ///< a_n of the Arnold-Bruls form (structural.hpp)
   Eigen::VectorXd dz_, q_, v_, a_, qdd_, vHat_, aHat_, r_, e_, luRhs_;
   double massScale_ = 1.0;
-  bool concurrentTangent_ = false;  ///< K and C computed alongside every evaluation (options' comment)
-  bool tangentTermsCurrent_ = false;  ///< K_ and C_ belong to the last evaluate()
+  bool concurrentTangent_ = false;  ///< K and C computed by every evaluate() (options' comment)
 };
 
 }  // namespace articula
