@@ -148,6 +148,8 @@ void TangentFactorisation(benchmark::State& state) {
   evaluateForceElements(m, ws, 0.625, midSlalom().q, midSlalom().v);
   dynamics.evaluate(ws, M, Q);
   springs.evaluate(ws, midSlalom().q, midSlalom().v, K, C);
+  K.triangularView<Eigen::StrictlyLower>() = K.transpose();  // the dense LU reads whole matrices
+  C.triangularView<Eigen::StrictlyLower>() = C.transpose();
   constraints.positions(ws, 0.625, midSlalom().q);
   constraints.jacobian(ws, 0.625);
   const double h = step(), weight = 1e4 * M.diagonal().maxCoeff();

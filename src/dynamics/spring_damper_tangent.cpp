@@ -30,14 +30,14 @@ SpringDamperTangent::SpringDamperTangent(const Model& model)
   }
 }
 
-// K += k s s^T and C += c s s^T over the coordinates cols (s_ holds the entries for cols in
-// order): a point Jacobian is non-zero only in the coordinates on the root path of its body, a
-// handful of nv.
+// The upper triangle of K += k s s^T and C += c s s^T over the ascending coordinates cols (s_
+// holds the entries for cols in order): a point Jacobian is non-zero only in the coordinates on
+// the root path of its body, a handful of nv.
 void SpringDamperTangent::addSpringDamper(Eigen::Ref<Eigen::MatrixXd> K, Eigen::Ref<Eigen::MatrixXd> C, double k,
                                           double c, const int* cols, int n) const {
   for (int j = 0; j < n; ++j) {
     const double kj = k * s_(0, j), cj = c * s_(0, j);
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i <= j; ++i) {
       K(cols[i], cols[j]) += kj * s_(0, i);
       C(cols[i], cols[j]) += cj * s_(0, i);
     }
@@ -109,10 +109,10 @@ void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q
     // C's weights along n, e_x and e_y.
     const Vec3 damping(t.radialDamping, longitudinalSlipStiffness(t.mf, r.Fz) / r.speed,
                        corneringStiffness(t.mf, r.Fz) / r.speed);
-    for (int j = 0; j < n; ++j) {
+    for (int j = 0; j < n; ++j) {  // upper triangle, as addSpringDamper
       const double kj = t.radialStiffness * s_(0, j);
       const Vec3 cj = damping.cwiseProduct(s_.col(j));
-      for (int i = 0; i < n; ++i) {
+      for (int i = 0; i <= j; ++i) {
         K(cols[i], cols[j]) += kj * s_(0, i);
         C(cols[i], cols[j]) += cj.dot(s_.col(i));
       }

@@ -9,6 +9,7 @@
 
 #include "articula/core/error.hpp"
 #include "compressed_columns.hpp"
+#include "simplicial_cholesky.hpp"
 
 namespace articula {
 
@@ -23,6 +24,10 @@ struct SparseCholesky::Impl {
   std::vector<int> perm;                                                 // pivot k is the caller's row/column perm[k]
   std::vector<int> position;  // the caller's entry k is A's entry position[k]
   Eigen::VectorXd values;     // in the caller's pattern order
+  // Where CHOLMOD's analysis chooses its simplicial method, the factorisation is this class's
+  // (simplicial_cholesky.hpp) and L is freed; otherwise CHOLMOD's supernodal one.
+  bool simplicial = false;
+  SimplicialCholesky simplicialFactor;
 
   Impl() {
     cholmod_start(&common);
@@ -112,6 +117,11 @@ void SparseCholesky::analyze(int n, const std::vector<int>& columnStart, const s
   c->method[0].ordering = ordering;
   c->postorder = postorder;
   check(m.L != nullptr, "the symbolic analysis");
+  m.simplicial = !m.L->is_super;
+  if (m.simplicial) {
+    cholmod_free_factor(&m.L, c);
+    m.simplicialFactor.analyze(n, start, rows);
+  }
   m.B = cholmod_zeros(n, 1, CHOLMOD_REAL, c);
   check(m.B != nullptr, "allocating a right-hand side");
   m.values = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(nnz));
@@ -122,6 +132,7 @@ int SparseCholesky::nonZeros() const {
 }
 
 long SparseCholesky::factorNonZeros() const {
+  if (impl_->simplicial) return impl_->simplicialFactor.factorNonZeros();
   const cholmod_factor* L = impl_->L;
   if (!L) return 0;
   if (L->is_super) return static_cast<long>(L->xsize);
@@ -142,6 +153,7 @@ bool SparseCholesky::factorize() {
   if (!m.values.allFinite()) return false;
   double* x = static_cast<double*>(m.A->x);
   for (std::size_t k = 0; k < m.position.size(); ++k) x[m.position[k]] = m.values[static_cast<Eigen::Index>(k)];
+  if (m.simplicial) return m.simplicialFactor.factorize(x);
   // Numeric factorisation on the symbolic analysis of analyze(). A matrix that is not positive
   // definite stops it at column L->minor < n with status CHOLMOD_NOT_POSDEF (a warning).
   const int ok = cholmod_factorize(m.A, m.L, &m.common);
@@ -154,20 +166,16 @@ void SparseCholesky::solveInPlace(Eigen::Ref<Eigen::VectorXd> x) {
   if (n_ == 0) return;
   double* b = static_cast<double*>(m.B->x);
   for (int k = 0; k < n_; ++k) b[k] = x[m.perm[static_cast<std::size_t>(k)]];
+  if (m.simplicial) {
+    m.simplicialFactor.solveInPlace(b);
+    for (int k = 0; k < n_; ++k) x[m.perm[static_cast<std::size_t>(k)]] = b[k];
+    return;
+  }
   // X, Y and E are allocated by the first call and reused by the next ones.
   if (!cholmod_solve2(CHOLMOD_A, m.L, m.B, nullptr, &m.X, nullptr, &m.Y, &m.E, &m.common))
     throw Error("sparse Cholesky: the solve failed (CHOLMOD status " + std::to_string(m.common.status) + ")");
   const double* y = static_cast<const double*>(m.X->x);
   for (int k = 0; k < n_; ++k) x[m.perm[static_cast<std::size_t>(k)]] = y[k];
-  // With a simplicial factor, cholmod_solve2 asks for a 4 x n workspace Y but reshapes it to
-  // 1 x n for a single right-hand side, so that the next call finds the wrong shape and allocates
-  // it again (CHOLMOD 3.0, cholmod_solve.c: ensure_dense, then ptrans). Giving it back the shape
-  // it was allocated with lets it be reused; if the guess is wrong CHOLMOD only reallocates.
-  if (!m.L->is_super && m.Y && m.Y->xtype == CHOLMOD_REAL && m.Y->nzmax >= 4 * static_cast<std::size_t>(n_)) {
-    m.Y->nrow = 4;
-    m.Y->ncol = static_cast<std::size_t>(n_);
-    m.Y->d = 4;
-  }
 }
 
 }  // namespace articula

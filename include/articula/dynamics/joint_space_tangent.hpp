@@ -27,7 +27,7 @@ class JointSpaceTangent {
   explicit JointSpaceTangent(const Model& model);
 
   /// Writes T = M + dampingWeight C + stiffnessWeight K + constraintWeight J^T J into the factor's
-  /// values, reading M, K and C (nv x nv, symmetric) and J (constraint rows x nv, as
+  /// values, reading the upper triangles of M, K and C (nv x nv, symmetric) and J (constraint rows x nv, as
   /// ConstraintEvaluator orders them) inside the pattern only. K and C may be empty (0 x 0) when
   /// the model has no springs or dampers. Never allocates.
   void assemble(const Eigen::MatrixXd& M, const Eigen::MatrixXd& K, double stiffnessWeight, const Eigen::MatrixXd& C,

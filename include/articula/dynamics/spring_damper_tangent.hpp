@@ -19,8 +19,9 @@ class SpringDamperTangent {
 
   /// True when the model has springs, dampers, limits or friction (K and C are zero otherwise).
   bool active() const { return active_; }
-  /// K and C (nv x nv, overwritten) at the state (q, v). Requires updatePositions for q in ws
-  /// (updateVelocities when the model has tyres).
+  /// The upper triangles of K and C (nv x nv, overwritten; the strictly lower triangles are left
+  /// zero: both are symmetric, and the tangent matrix reads its upper triangle only) at the
+  /// state (q, v). Requires updatePositions for q in ws (updateVelocities when the model has tyres).
   /// Never allocates.
   void evaluate(const Workspace& ws, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::MatrixXd> K,
                 Eigen::Ref<Eigen::MatrixXd> C);

@@ -3,11 +3,15 @@
 // are done once per pattern, every later factorisation is numeric only (cholmod_factorize), and
 // solves reuse CHOLMOD's workspaces (cholmod_solve2). The matrix is kept permuted by the ordering
 // so that CHOLMOD factorises it in place, without the permuted copies it would otherwise build
-// on every call. CHOLMOD's types stay out of this header.
+// on every call. CHOLMOD's types stay out of this header. Where CHOLMOD's analysis chooses its
+// simplicial method (small or very sparse factors), the numeric factorisation and the solves are
+// done by a left-looking kernel whose row patterns are precomputed (src/linalg/
+// simplicial_cholesky.hpp), which at the hybrid formulation's tangent sizes costs a fraction of
+// cholmod_factorize; supernodal factors stay with CHOLMOD.
 //
 // Memory: analyze() allocates; factorize() and solveInPlace() allocate nothing here, only what
-// CHOLMOD itself may do inside cholmod_factorize and cholmod_solve2 (their first call sizes
-// CHOLMOD's workspaces, later calls with the same pattern reuse them).
+// CHOLMOD itself may do inside cholmod_factorize and cholmod_solve2 for a supernodal factor
+// (their first call sizes CHOLMOD's workspaces, later calls with the same pattern reuse them).
 #pragma once
 
 #include <Eigen/Core>
