@@ -223,7 +223,15 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
     xv_ = (g / (b * h)) * dz_ + vHat_;
     xa_ = (1.0 / (b * h * h)) * dz_ + aHat_;
     xqdd_ = (1.0 / (1.0 - df)) * ((1.0 - dm) * xa_ + dm * an - df * Xdd_);
-    evaluate(tNew);
+    try {
+      evaluate(tNew);
+    } catch (const Error& e) {
+      // As in hybrid.cpp: a diverging correction can reach positions where a force is undefined
+      // (on the car at 0.03 s steps, a wheel turned flat): a failed iteration, which a smaller
+      // step retries, not the end of the run.
+      report.unevaluable = e.what();
+      break;
+    }
     report.constraintError = infNorm(phi_);
     if (!std::isfinite(report.constraintError) || !Q_.allFinite()) break;
     // Multipliers from the positions the last correction produced, eq. (2) (see hybrid.cpp).
@@ -241,7 +249,14 @@ NewtonReport GlobalFormulation::step(double t, double h, const Eigen::VectorXd& 
     J_.addTransposedProduct(1.0, e_, r_);
     r_ *= scale;
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_x^T alpha Phi_x)].
-    if (derivatives_) derivatives_->evaluate(tNew, xq_, xv_, q_, Q_);
+    if (derivatives_) {
+      try {
+        derivatives_->evaluate(tNew, xq_, xv_, q_, Q_);  // at perturbed states: as likely to fail
+      } catch (const Error& e) {
+        report.unevaluable = e.what();
+        break;
+      }
+    }
     assembleTangent(mix * b * h * h * alpha, mix * b * h * h, mix * g * h);
     if (!factorizeTangent()) break;
     solveTangent(r_);
