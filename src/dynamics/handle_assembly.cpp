@@ -20,15 +20,16 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
   c_.assign(static_cast<std::size_t>(n) + 1, V::Zero());
   jointForce_.assign(static_cast<std::size_t>(n) + 1, V::Zero());
   singular_.assign(static_cast<std::size_t>(n) + 1, 0);
-  axis_.assign(static_cast<std::size_t>(n) + 1, -1);
+  axis_.assign(static_cast<std::size_t>(n) + 1, 0);
   axisSign_.assign(static_cast<std::size_t>(n) + 1, Scalar(1));
   for (int i = 1; i <= n; ++i) {
     const auto idx = static_cast<std::size_t>(i);
     inverseCentralInertia_[idx] = model.bodies[idx].inertiaCom.inverse();
     S_[idx].setZero(D, model.joints[idx].nv);
     double sign = 1.0;
-    axis_[idx] = Space::axisCoordinate(model.joints[idx], sign);
+    axis_[idx] = Space::axisJoint(model.joints[idx], sign);
     axisSign_[idx] = static_cast<Scalar>(sign);
+    if (axis_[idx]) S_[idx](0, 0) = axisSign_[idx];  // constant: leaf() leaves it
   }
   eq_.resize(tree_.nodes().size());
   rootJoint_.resize(tree_.roots().size());
@@ -36,6 +37,7 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
     const int nv = joint > 0 ? model.joints[static_cast<std::size_t>(joint)].nv : 0;
     el.Ft.setZero();
     el.fullRank = nv == 0;
+    el.axis = joint > 0 && axis_[static_cast<std::size_t>(joint)];  // factorAxisJoint keeps Ft's zeros
     el.E.setZero(D, nv);
     el.Z.setZero(nv, nv);
     el.mu.setZero(nv);
@@ -53,7 +55,7 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::leaf(const Workspace& ws, int i) {
   const auto idx = static_cast<std::size_t>(i);
-  Space::subspace(model_, ws, i, S_[idx]);
+  if (!axis_[idx]) Space::subspace(model_, ws, i, S_[idx]);
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.phi11 = Space::template leafMobility<Scalar>(model_, ws, i, inverseCentralInertia_[idx]);
   eq.b1.setZero();
@@ -176,7 +178,7 @@ bool inverseCholeskyFactor(const Mat& K, Mat& Linv) {
 // stays symmetric); in the plane the lower triangle by row dot products, mirrored (half the work
 // of the full product).
 template <class Mat, class G>
-void gramDifference(Mat& out, const Mat& M, const G& Gt) {
+[[gnu::always_inline]] inline void gramDifference(Mat& out, const Mat& M, const G& Gt) {
   constexpr int D = Mat::RowsAtCompileTime;
   if constexpr (D % 2 == 0) {
     out.noalias() = M - Gt.lazyProduct(Gt.transpose());
@@ -201,7 +203,7 @@ void gramDifference(Mat& out, const Mat& M, const G& Gt) {
 template <class Scalar, class Space>
 bool BasicHandleAssembly<Scalar, Space>::factorJoint(const M& K, int j, JointElimination& out) const {
   const auto jdx = static_cast<std::size_t>(j);
-  if (axis_[jdx] >= 0) return factorAxisJoint(K, axis_[jdx], axisSign_[jdx], out);
+  if (out.axis) return factorAxisJoint(K, axisSign_[jdx], out);
   M Linv;
   if (!inverseCholeskyFactor(K, Linv)) return false;
   const Sub& S = S_[jdx];
@@ -236,34 +238,30 @@ bool BasicHandleAssembly<Scalar, Space>::factorJoint(const M& K, int j, JointEli
   return true;
 }
 
-// The joint-frame elimination for S = sign e_k: the constraint directions D are the other
-// coordinate axes, D^T K D is K without its row and column k (the thesis's D^T Phi D of eq.
-// (3.38) with D a selection), F = L^-1 D^T for D^T K D = L L^T; K^-1 S Z = sign (e_k - W K e_k)
-// and Z = K_kk - (K e_k)^T W K e_k (the Schur complement of D^T K D in K).
+// The joint-frame elimination for S = sign e_0: the constraint directions D are the other
+// coordinate axes, D^T K D is K without its row and column 0 (the thesis's D^T Phi D of eq.
+// (3.38) with D a selection), F = L^-1 D^T for D^T K D = L L^T; K^-1 S Z = sign (e_0 - W K e_0)
+// and Z = K_00 - (K e_0)^T W K e_0 (the Schur complement of D^T K D in K). Writes only Ft's
+// rows below row 0 and its first D - 1 columns: the rest stays zero from the constructor.
 template <class Scalar, class Space>
-bool BasicHandleAssembly<Scalar, Space>::factorAxisJoint(const M& K, int k, Scalar sign, JointElimination& out) const {
+bool BasicHandleAssembly<Scalar, Space>::factorAxisJoint(const M& K, Scalar sign, JointElimination& out) const {
   using Reduced = Eigen::Matrix<Scalar, D - 1, D - 1>;
-  auto full = [k](int i) { return i < k ? i : i + 1; };
-  Reduced Kr, Linv;
-  for (int c = 0; c < D - 1; ++c)
-    for (int r = 0; r < D - 1; ++r) Kr(r, c) = K(full(r), full(c));
-  if (!inverseCholeskyFactor(Kr, Linv)) return false;
-  out.Ft.setZero();
-  for (int c = 0; c < D - 1; ++c)
-    for (int r = c; r < D - 1; ++r) out.Ft(full(c), r) = Linv(r, c);
-  const auto Ft = out.Ft.template leftCols<D - 1>();
-  const Eigen::Matrix<Scalar, D - 1, 1> g = Ft.transpose() * K.col(k);
-  const Scalar z = K(k, k) - g.squaredNorm();
+  Reduced Linv;
+  if (!inverseCholeskyFactor(Reduced(K.template bottomRightCorner<D - 1, D - 1>()), Linv)) return false;
+  auto Ft = out.Ft.template bottomLeftCorner<D - 1, D - 1>();
+  Ft = Linv.transpose();
+  const Eigen::Matrix<Scalar, D - 1, 1> g = Linv * K.col(0).template tail<D - 1>();
+  const Scalar z = K(0, 0) - g.squaredNorm();
   if (!(z > Scalar(0)) || !std::isfinite(z)) return false;
-  out.E.col(0).noalias() = -sign * (Ft * g);
-  out.E(k, 0) = sign;
+  out.E(0, 0) = sign;
+  out.E.col(0).template tail<D - 1>().noalias() = -sign * (Ft * g);
   out.Z(0, 0) = z;
   return true;
 }
 
 // e = E tau - W beta and mu = Z tau + E^T beta (see handle_assembly.hpp).
 template <class Scalar, class Space>
-bool BasicHandleAssembly<Scalar, Space>::jointBiases(int j, const V& beta, const VecX& load, JointElimination& el) const {
+[[gnu::always_inline]] inline bool BasicHandleAssembly<Scalar, Space>::jointBiases(int j, const V& beta, const VecX& load, JointElimination& el) const {
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
   const V Wbeta = weigh(el, beta);
   if (joint.nv == 1) {
@@ -282,7 +280,7 @@ bool BasicHandleAssembly<Scalar, Space>::jointBiases(int j, const V& beta, const
 
 // f = e + W y and qdot = mu - E^T y for y = beta - r.
 template <class Scalar, class Space>
-void BasicHandleAssembly<Scalar, Space>::applyElimination(const JointElimination& el, const V& y, V& f,
+[[gnu::always_inline]] inline void BasicHandleAssembly<Scalar, Space>::applyElimination(const JointElimination& el, const V& y, V& f,
                                       Eigen::Ref<VecX> qdot) {
   f = el.e + weigh(el, y);
   if (el.E.cols() == 1) {
@@ -314,30 +312,50 @@ void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node,
   singular_[static_cast<std::size_t>(n.joint)] = !factorJoint(K, n.joint, el);
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
   if (el.fullRank)
-    combineMobilities<D>(n, A, B, C, s);
+    combineMobilities<D, false>(n, A, B, C, s);
+  else if (el.axis)
+    combineMobilities<D - 1, true>(n, A, B, C, s);
   else
-    combineMobilities<D - 1>(n, A, B, C, s);
-  assembleBiases(ws, node, load);
+    combineMobilities<D - 1, false>(n, A, B, C, s);
+  combineBiases(node, s, load);
 }
 
+// An axis joint's Ft is zero in row 0: its products take the other columns of the left factor
+// (timesAxisFactor), and the shift T^T goes onto the left factor (shiftColumns), since on Ft it
+// would fill row 0.
 template <class Scalar, class Space>
-template <int Rows>
+template <int Rows, bool Axis>
 void BasicHandleAssembly<Scalar, Space>::combineMobilities(const AssemblyNode& n, const NodeEquations& A,
                                                            const NodeEquations& B, NodeEquations& C,
                                                            const Offset& s) const {
+  static_assert(!Axis || Rows == D - 1, "an axis joint has one coordinate");
   using Factor = Eigen::Matrix<Scalar, D, Rows, FactorOrder>;
-  const auto Ft = C.joint.Ft.template leftCols<Rows>();
-  Factor G = Ft;  // T^T Ft: the shift of A's lower handle, applied to the factor
-  Space::template shiftForces<Scalar>(G, s);
-  const Factor Ht = A.coupling().lazyProduct(G);  // Phi^A_12^ W Phi^A_21^ = Ht Ht^T
+  const JointElimination& el = C.joint;
+  const auto Ft = el.Ft.template leftCols<Rows>();
+  Factor G;  // T^T Ft: the shift of A's lower handle, applied to a dense factor
+  if constexpr (!Axis) {
+    G = Ft;
+    Space::template shiftForces<Scalar>(G, s);
+  }
+  const auto shifted = [&](const M& X) -> Factor {  // X T^T Ft
+    if constexpr (Axis)
+      return timesAxisFactor(Space::template shiftColumns<Scalar>(X, s), el);
+    else
+      return X.lazyProduct(G);
+  };
+  const Factor Ht = shifted(A.coupling());  // Phi^A_12^ W Phi^A_21^ = Ht Ht^T
   gramDifference(C.phi11, A.phi11, Ht);
   if (!n.hasDownHandle) return;  // C's f_2 is zero: its lower-handle coefficients are never read
   if (n.rake) {
-    const Factor Jt = -A.lower().lazyProduct(G);
+    const Factor Jt = -shifted(A.lower());
     C.phi12.noalias() = A.coupling() + Ht.lazyProduct(Jt.transpose());
     gramDifference(C.phi22, A.lower(), Jt);
   } else {
-    const Factor Jt = B.coupling().transpose().lazyProduct(Ft);
+    Factor Jt;
+    if constexpr (Axis)
+      Jt = timesAxisFactor(B.coupling().transpose(), el);
+    else
+      Jt = B.coupling().transpose().lazyProduct(Ft);
     C.phi12.noalias() = Ht.lazyProduct(Jt.transpose());
     gramDifference(C.phi22, B.lower(), Jt);
   }
@@ -347,12 +365,16 @@ void BasicHandleAssembly<Scalar, Space>::combineMobilities(const AssemblyNode& n
 // Phi^A_12 T^T e and X^T e = -Phi^A_22 T^T e (rake) or Phi^B_21 e (compress), mat-vec products only.
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::assembleBiases(const Workspace& ws, int node, const VecX& load) {
+  combineBiases(node, jointOffset(ws, tree_.nodes()[static_cast<std::size_t>(node)].joint), load);
+}
+
+template <class Scalar, class Space>
+void BasicHandleAssembly<Scalar, Space>::combineBiases(int node, const Offset& s, const VecX& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
   NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
   if (singular_[static_cast<std::size_t>(n.joint)]) return;
-  const Offset s = jointOffset(ws, n.joint);
   const V beta = B.b1 - Space::template motionAt<Scalar>(A.b2, s) - c_[static_cast<std::size_t>(n.joint)];
   JointElimination& el = C.joint;
   if (!jointBiases(n.joint, beta, load, el)) singular_[static_cast<std::size_t>(n.joint)] = 1;

@@ -54,6 +54,11 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
   loopImpulse_.assign(bodies, V::Zero());
   impulseRate_.assign(bodies, Vec6::Zero());
   V_.assign(bodies, V::Zero());
+  referenceBody_.assign(bodies, 0);
+  for (int i = 1; i <= model.bodyCount(); ++i) {  // parents precede their children
+    const int parent = model.joints[static_cast<std::size_t>(i)].parent;
+    referenceBody_[static_cast<std::size_t>(i)] = parent == 0 ? i : referenceBody_[static_cast<std::size_t>(parent)];
+  }
   subtreeForce_.assign(bodies, V::Zero());
   nodeForce_.assign(handles_.tree().nodes().size(), V::Zero());
   belowForce_.assign(handles_.tree().nodes().size(), V::Zero());
@@ -152,30 +157,36 @@ void HdcaKernel<Scalar, Space>::bodyVelocity(int i) {
   ws_.v[idx] = Motion(E * V.head<3>(), E * V.tail<3>());
 }
 
-// The applied force on one body, gravity included: world axes, about the body's origin. Without
-// force elements that act on bodies (forceElementsNeedKinematics) fext is zero.
+// The applied force on one body, gravity included: world axes, about the origin of its reference
+// body (referenceBody_). Without force elements that act on bodies (forceElementsNeedKinematics)
+// fext is zero.
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::leafForce(int i) {
   const auto idx = static_cast<std::size_t>(i);
-  V& F = nodeForce_[idx - 1];
-  F = Space::template weight<Scalar>(model_, ws_, i);
-  if (!bodyForces_ && impulses_.size() == 0) return;
-  const Mat3 R = ws_.X0[idx].E.transpose();
-  Vec6 applied;
-  applied << R * ws_.fext[idx].ang, R * ws_.fext[idx].lin;
-  if (impulses_.size() > 0) applied -= impulseRate_[idx];  // (dJ/dt)^T sigma (constraint_impulses.hpp)
-  F += Space::template fromWorld<Scalar>(applied);
+  V F = Space::template weight<Scalar>(model_, ws_, i);
+  if (bodyForces_ || impulses_.size() > 0) {
+    const Mat3 R = ws_.X0[idx].E.transpose();
+    Vec6 applied;
+    applied << R * ws_.fext[idx].ang, R * ws_.fext[idx].lin;
+    if (impulses_.size() > 0) applied -= impulseRate_[idx];  // (dJ/dt)^T sigma (constraint_impulses.hpp)
+    F += Space::template fromWorld<Scalar>(applied);
+  }
+  nodeForce_[idx - 1] = Space::template forceAt<Scalar>(F, referenceOffset(i));
 }
 
-// The applied forces on C's bodies: A's plus B's shifted from B's top to C's top.
+// From the origin of body i's reference body to body i's origin, world axes.
+template <class Scalar, class Space>
+typename Space::template Offset<Scalar> HdcaKernel<Scalar, Space>::referenceOffset(int i) const {
+  return Space::template origin<Scalar>(ws_, i) -
+         Space::template origin<Scalar>(ws_, referenceBody_[static_cast<std::size_t>(i)]);
+}
+
+// The applied forces on C's bodies: A's plus B's (both about the same point).
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::accumulateForces(int node) {
   const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
-  const typename Space::template Offset<Scalar> s =
-      Space::template origin<Scalar>(ws_, n.joint) - Space::template origin<Scalar>(ws_, n.top);
   nodeForce_[static_cast<std::size_t>(node)] =
-      nodeForce_[static_cast<std::size_t>(n.first)] +
-      Space::template forceAt<Scalar>(nodeForce_[static_cast<std::size_t>(n.second)], s);
+      nodeForce_[static_cast<std::size_t>(n.first)] + nodeForce_[static_cast<std::size_t>(n.second)];
 }
 
 // The descendant sums (thesis eq. (3.58)), from the root down: the bodies below joint j are B's
@@ -185,23 +196,14 @@ void HdcaKernel<Scalar, Space>::accumulateForces(int node) {
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::distributeForces(int node) {
   const AssemblyNode& n = handles_.tree().nodes()[static_cast<std::size_t>(node)];
-  const AssemblyNode& A = handles_.tree().nodes()[static_cast<std::size_t>(n.first)];
-  const auto rJoint = Space::template origin<Scalar>(ws_, n.joint);
-  const auto rBottom = Space::template origin<Scalar>(ws_, n.bottom);
-  const auto rBottomA = Space::template origin<Scalar>(ws_, A.bottom);
-  auto forceAt = [](const V& f, const typename Space::template Offset<Scalar>& s) {
-    return Space::template forceAt<Scalar>(f, s);
-  };
   const V& FB = nodeForce_[static_cast<std::size_t>(n.second)];
   const V below = n.hasDownHandle ? belowForce_[static_cast<std::size_t>(node)] : V::Zero();
-  V& Fj = subtreeForce_[static_cast<std::size_t>(n.joint)];
-  Fj = FB;
-  if (!n.rake) Fj += forceAt(below, rBottom - rJoint);
-  belowForce_[static_cast<std::size_t>(n.first)] = forceAt(FB, rJoint - rBottomA) + forceAt(below, rBottom - rBottomA);
+  subtreeForce_[static_cast<std::size_t>(n.joint)] = n.rake ? FB : V(FB + below);
+  belowForce_[static_cast<std::size_t>(n.first)] = FB + below;
   belowForce_[static_cast<std::size_t>(n.second)] = n.rake ? V::Zero() : below;
 }
 
-// Thesis eq. (3.59) with vectors about the child's origin (see hdca.hpp):
+// Thesis eq. (3.59) with vectors about the child's origin (see hdca.hpp), F_j shifted there:
 // pdot_j = tau_j + S^T (F_j - V_j x* P_j) + (dS/dt|child)^T P_j.
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::momentumRate(int j, const VecX& v, VecX& pdot) const {
@@ -209,7 +211,8 @@ void HdcaKernel<Scalar, Space>::momentumRate(int j, const VecX& v, VecX& pdot) c
   const Joint& joint = model_.joints[idx];
   if (joint.nv == 0) return;
   const V& P = handles_.jointForces()[idx];
-  const V load = subtreeForce_[idx] - Space::template crossForce<Scalar>(V_[idx], P);
+  const V load = Space::template forceAt<Scalar>(subtreeForce_[idx], -referenceOffset(j)) -
+                 Space::template crossForce<Scalar>(V_[idx], P);
   const auto& S = handles_.motionSubspace(j);
   if (joint.nv == 1) {  // a revolute or prismatic joint: S does not turn in its child's axes
     pdot[joint.iv] = static_cast<Scalar>(ws_.tau[joint.iv]) + S.col(0).dot(load);

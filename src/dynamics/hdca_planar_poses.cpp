@@ -29,7 +29,7 @@ PlanarTreePoses::Pose PlanarTreePoses::compose(const Pose& a, const Pose& b) {
 }
 
 // Body i's frame in its parent's at its joint's coordinates (as placeBody of aba_planar.cpp).
-PlanarTreePoses::Pose PlanarTreePoses::jointPose(int i, const double* q) const {
+[[gnu::always_inline]] inline PlanarTreePoses::Pose PlanarTreePoses::jointPose(int i, const double* q) const {
   const auto idx = static_cast<std::size_t>(i);
   const PlanarJoint& pj = joints_[idx];
   switch (model_.joints[idx].type) {
@@ -51,14 +51,18 @@ void PlanarTreePoses::update(Workspace& ws, const Eigen::VectorXd& q, const Tree
   schedule.sweep(
       [&](int i) {
         joint_[static_cast<std::size_t>(i)] = jointPose(i, q.data() + model_.joints[static_cast<std::size_t>(i)].iq);
-        relative_[static_cast<std::size_t>(i - 1)] = Pose{};
       },
-      [&](int k) {
+      [&](int k) {  // a leaf's relative pose is the identity (constructor): no product with it
         const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
         const Pose& A = relative_[static_cast<std::size_t>(n.first)];
+        const Pose& joint = joint_[static_cast<std::size_t>(n.joint)];
         Pose& child = jointChild_[static_cast<std::size_t>(k)];
-        child = compose(A, joint_[static_cast<std::size_t>(n.joint)]);
-        relative_[static_cast<std::size_t>(k)] = n.rake ? A : compose(child, relative_[static_cast<std::size_t>(n.second)]);
+        child = isLeaf(n.first) ? joint : compose(A, joint);
+        if (n.rake)
+          relative_[static_cast<std::size_t>(k)] = A;
+        else
+          relative_[static_cast<std::size_t>(k)] =
+              isLeaf(n.second) ? child : compose(child, relative_[static_cast<std::size_t>(n.second)]);
       },
       [&] {
         for (int root : tree_.roots()) {

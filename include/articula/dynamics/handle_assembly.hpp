@@ -17,9 +17,10 @@
 // (3.38)-(3.39) (D spanning the constraint directions, D^T S = 0), E = K^-1 S Z and
 // Z = (S^T K^-1 S)^-1. W is kept as a factor, W = F^T F, so that every update of the handle
 // equations is a Gram product of F times a mobility; two ways to factor it:
-//  - with S a fixed coordinate axis, S = sign e_k (revolute joints in the plane), D is the other
-//    axes and F = L^-1 D^T with D^T K D = L L^T: the joint-frame elimination, K without its
-//    row and column k (2x2 in the plane);
+//  - with S the first coordinate axis, S = sign e_0 (revolute joints in the plane: an axis
+//    joint), D is the other axes and F = L^-1 D^T with D^T K D = L L^T: the joint-frame
+//    elimination, K without its row and column 0 (2x2 in the plane); F's column 0 is zero, so
+//    the products with F skip it;
 //  - otherwise K = L L^T and L^-1 S = Q R (thin QR), F = N^T L^-1 with N an orthonormal basis
 //    of the complement of Q (W = L^-T (1 - Q Q^T) L^-1): no D is formed, and the projection
 //    keeps the digits that K^-1 - K^-1 S (S^T K^-1 S)^-1 S^T K^-1 loses to cancellation on long
@@ -139,6 +140,7 @@ class BasicHandleAssembly {
   struct JointElimination {
     Eigen::Matrix<Scalar, D, D, FactorOrder> Ft;  ///< W = Ft Ft^T (rank D - nv: the columns beyond it zero)
     bool fullRank = false;  ///< a fixed joint (nv = 0): all D columns of Ft, else the first D - 1
+    bool axis = false;      ///< an axis joint (S = sign e_0): Ft's row 0 is zero
     Sub E;     ///< D x nv
     SmallM Z;  ///< nv x nv
     V e;       ///< the force at r = beta
@@ -155,7 +157,7 @@ class BasicHandleAssembly {
   };
 
   bool factorJoint(const M& K, int joint, JointElimination& out) const;
-  bool factorAxisJoint(const M& K, int k, Scalar sign, JointElimination& out) const;
+  bool factorAxisJoint(const M& K, Scalar sign, JointElimination& out) const;
   bool jointBiases(int joint, const V& beta, const VecX& load, JointElimination& el) const;
   template <class LeafUp, class LeafDown>
   void sweep(const Workspace& ws, const V& groundMotion, const VecX& load, VecX& rates,
@@ -177,13 +179,29 @@ class BasicHandleAssembly {
         [&](int node) { disassemble(ws, node, rates); }, leafDown);
   }
   /// C's mobilities from A's and B's across the eliminated joint (in assemble), with the first
-  /// Rows columns of Ft.
-  template <int Rows>
+  /// Rows columns of Ft; Axis: the joint is an axis joint.
+  template <int Rows, bool Axis>
   void combineMobilities(const AssemblyNode& n, const NodeEquations& A, const NodeEquations& B, NodeEquations& C,
                          const Offset& s) const;
+  /// C's right-hand sides (assembleBiases) with the joint's offset s (jointOffset).
+  void combineBiases(int node, const Offset& s, const VecX& load);
+  /// An axis joint's Ft without its zero row 0 ((D - 1) x (D - 1)).
+  static auto axisFactor(const JointElimination& el) { return el.Ft.template bottomLeftCorner<D - 1, D - 1>(); }
+  /// X Ft for an axis joint: X without its column 0 times axisFactor.
+  template <class Mat>
+  static Eigen::Matrix<Scalar, D, D - 1, FactorOrder> timesAxisFactor(const Mat& X, const JointElimination& el) {
+    return X.template rightCols<D - 1>().lazyProduct(axisFactor(el));
+  }
   /// W v = Ft Ft^T v.
-  static V weigh(const JointElimination& el, const V& v) {
+  [[gnu::always_inline]] static V weigh(const JointElimination& el, const V& v) {
     if (el.fullRank) return el.Ft * V(el.Ft.transpose() * v);
+    if (el.axis) {
+      const auto Ft = axisFactor(el);
+      V w;
+      w[0] = Scalar(0);
+      w.template tail<D - 1>().noalias() = Ft * Eigen::Matrix<Scalar, D - 1, 1>(Ft.transpose() * v.template tail<D - 1>());
+      return w;
+    }
     const auto Ft = el.Ft.template leftCols<D - 1>();
     return Ft * Eigen::Matrix<Scalar, D - 1, 1>(Ft.transpose() * v);
   }
@@ -198,7 +216,7 @@ class BasicHandleAssembly {
   TreeSchedule schedule_;
   std::vector<Mat3> inverseCentralInertia_;  // per body, body axes
   std::vector<Sub> S_;             // motion subspaces, world axes
-  std::vector<int> axis_;          // per joint: k with S = sign e_k at every configuration, or -1
+  std::vector<char> axis_;         // per joint: an axis joint, S = axisSign_ e_0 at every configuration
   std::vector<Scalar> axisSign_;
   std::vector<V> c_;                      // joint bias terms, world axes
   std::vector<NodeEquations> eq_;

@@ -148,9 +148,9 @@ struct SpatialSpace {
     const Mat3 R = ws.X0[idx].E.transpose();
     return mobility<S>(R, body.inertiaCom, invIc, R * body.com, body.mass);
   }
-  /// The world coordinate k with S = sign e_k for every configuration, or -1: none in 6D (a
-  /// joint axis turns with the bodies above it).
-  static int axisCoordinate(const Joint& /*joint*/, double& /*sign*/) { return -1; }
+  /// Whether S = sign e_0 for every configuration (an axis joint): none in 6D (a joint axis
+  /// turns with the bodies above it).
+  static bool axisJoint(const Joint& /*joint*/, double& /*sign*/) { return false; }
   /// The weight m g of body i about its origin, world axes.
   template <class S>
   static Vec<S> weight(const Model& model, const Workspace& ws, int i) {
@@ -247,9 +247,9 @@ struct PlanarSpace {
   static Offset<S> origin(const Workspace& ws, int i) {
     return ws.planar.pose[static_cast<std::size_t>(i)].p.cast<S>();
   }
-  /// In world axes about the child's origin: a revolute joint's (sign, 0, 0), a prismatic
-  /// joint's direction turned with the body, a planar joint's translations along its frame's
-  /// axes and its rotation.
+  /// In world axes about the child's origin: a prismatic joint's direction turned with the
+  /// body, a planar joint's translations along its frame's axes and its rotation (a revolute
+  /// joint is an axis joint, axisJoint: S = (sign, 0, 0) is constant and not read here).
   template <class Sub>
   static void subspace(const Model& model, const Workspace& ws, int i, Sub& out) {
     using S = typename Sub::Scalar;
@@ -257,9 +257,6 @@ struct PlanarSpace {
     const PlanarJoint& pj = ws.planar.joint[idx];
     const PlanarPose& pose = ws.planar.pose[idx];
     switch (model.joints[idx].type) {
-      case JointType::Revolute:
-        out.col(0) << S(pj.axisSign), S(0), S(0);
-        break;
       case JointType::Prismatic: {
         const Vec2 d = pose.rotate(pj.direction);
         out.col(0) << S(0), S(d.x()), S(d.y());
@@ -296,10 +293,10 @@ struct PlanarSpace {
     return phi;
   }
   /// Revolute joints turn about the world z axis: S = sign e_0 for every configuration.
-  static int axisCoordinate(const Joint& joint, double& sign) {
-    if (joint.type != JointType::Revolute) return -1;
+  static bool axisJoint(const Joint& joint, double& sign) {
+    if (joint.type != JointType::Revolute) return false;
     sign = joint.axis.z() > 0.0 ? 1.0 : -1.0;
-    return 0;
+    return true;
   }
   /// The weight about the origin: the moment (c x m g)_z of the centre of mass c.
   template <class S>

@@ -29,7 +29,8 @@
 // the reference point moving with the body (the thesis's dS_C1/dt P_1), and the last term the
 // change of S in the child's axes (universal and planar joints only). F_j is accumulated on the
 // same assembly tree, leaves to roots, then distributed back down: the parallel reverse prefix
-// sum of the thesis's chapter 6 for trees.
+// sum of the thesis's chapter 6 for trees, with every sum about the origin of the body on the
+// ground above it (plain sums, no shifts), each F_j shifted to its child's origin once.
 //
 // Workspaces are sized once per model; evaluations allocate nothing. With `threads` > 1 the
 // subtrees of the assembly tree are shared among OpenMP threads (dynamics/tree_schedule.hpp);

@@ -62,6 +62,7 @@ class HdcaKernel {
   void bodyVelocity(int body);
   void forceSweep(const VecX& v, VecX& pdot);
   void leafForce(int body);
+  typename Space::template Offset<Scalar> referenceOffset(int body) const;
   void accumulateForces(int node);
   void distributeForces(int node);
   void momentumRate(int joint, const VecX& v, VecX& pdot) const;
@@ -78,9 +79,12 @@ class HdcaKernel {
   bool kinematics3D_;
   Eigen::VectorXd qd_, vd_, sigmad_;  // q, v, sigma in double for the kinematics (Scalar = float)
   std::vector<V> V_;             // body velocities, world axes, about the body's origin
-  std::vector<V> nodeForce_;     // per node: applied forces on its bodies, about its top body's origin
-  std::vector<V> belowForce_;    // per node: applied forces on the bodies below its bottom body, about it
-  std::vector<V> subtreeForce_;  // per joint: F_j, about its child's origin
+  // The force sums of forceSweep, each about the origin of the body on the ground above it
+  // (referenceBody_), so that they add without shifts.
+  std::vector<int> referenceBody_;  // per body: its ancestor whose joint hangs from the ground
+  std::vector<V> nodeForce_;     // per node: applied forces on its bodies
+  std::vector<V> belowForce_;    // per node: applied forces on the bodies below its bottom body
+  std::vector<V> subtreeForce_;  // per joint: F_j
   // Closed loops (closeLoops): impulses, Jacobian, G = M^-1 J^T, its compliance J G, sigma.
   ConstraintImpulses impulses_;
   ConstraintEvaluator constraints_;

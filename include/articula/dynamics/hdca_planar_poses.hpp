@@ -33,13 +33,14 @@ class PlanarTreePoses {
   };
   static Pose compose(const Pose& a, const Pose& b);
   Pose jointPose(int i, const double* q) const;
+  bool isLeaf(int node) const { return node < model_.bodyCount(); }  // tier 0: node i - 1 is body i
 
   const Model& model_;
   const AssemblyTree& tree_;
   std::vector<PlanarJoint> joints_;  // the model's joints in the plane
   std::vector<Pose> placement_;  // per joint: its frame in the parent body's frame
   std::vector<Pose> joint_;      // per body: its frame in its parent's frame at q
-  std::vector<Pose> relative_;   // per node: its bottom body's frame in its top body's frame
+  std::vector<Pose> relative_;   // per node: its bottom body's frame in its top body's frame (leaves: identity)
   std::vector<Pose> jointChild_; // per node: its joint's child frame in its top body's frame
   std::vector<Pose> world_;      // per body
 };
