@@ -438,8 +438,8 @@ TEST(Global, FiniteDifferenceTangentGivesTheSameMotion) {
 // an axle thrown up at 3 m/s into an air spring that empties 0.1 m above it (V = 0.005 m^3 at
 // 0.3 m on 0.05 m^2, 0.1 bar over ambient) overshoots into the empty bellows at the first iterate
 // of a 0.05 s step (0.15 m of travel predicted), which is retried with halved steps; the gas
-// stops the axle short of the bottom. Both index-3 formulations, the global one with the finite-difference tangent that
-// air springs need.
+// stops the axle short of the bottom. Both index-3 formulations, the global one with the
+// finite-difference tangent that air springs need.
 TEST(Global, AnIterateWithUndefinedForcesIsRetriedWithASmallerStep) {
   const Model model = parseModelYaml(R"(
 gravity: [0, 0, -9.81]
