@@ -5,7 +5,8 @@
 
 namespace articula {
 
-void SimplicialCholesky::analyze(int n, const std::vector<int>& columnStart, const std::vector<int>& rowIndex) {
+void SimplicialCholesky::analyze(int n, const std::vector<int>& columnStart, const std::vector<int>& rowIndex,
+                                 const std::vector<int>& valueIndex) {
   n_ = n;
   const auto N = static_cast<std::size_t>(n);
   // The lower triangle by columns: the upper triangle's entry (i, j), i <= j, is row j of column i.
@@ -20,7 +21,7 @@ void SimplicialCholesky::analyze(int n, const std::vector<int>& columnStart, con
       for (int p = columnStart[static_cast<std::size_t>(j)]; p < columnStart[static_cast<std::size_t>(j) + 1]; ++p) {
         const int slot = next[static_cast<std::size_t>(rowIndex[static_cast<std::size_t>(p)])]++;
         sourceRow_[static_cast<std::size_t>(slot)] = j;
-        sourceValue_[static_cast<std::size_t>(slot)] = p;
+        sourceValue_[static_cast<std::size_t>(slot)] = valueIndex[static_cast<std::size_t>(p)];
       }
   }
   // The pattern of L's column j: the matrix's column j below the diagonal and the patterns of its
@@ -69,13 +70,13 @@ void SimplicialCholesky::analyze(int n, const std::vector<int>& columnStart, con
   work_.assign(N, 0.0);
 }
 
-bool SimplicialCholesky::factorize(const double* upper) {
+bool SimplicialCholesky::factorize(const double* values) {
   double* w = work_.data();
   double* L = value_.data();
   const int* row = row_.data();
   for (int j = 0; j < n_; ++j) {
     for (int s = sourceStart_[static_cast<std::size_t>(j)]; s < sourceStart_[static_cast<std::size_t>(j) + 1]; ++s)
-      w[sourceRow_[static_cast<std::size_t>(s)]] = upper[sourceValue_[static_cast<std::size_t>(s)]];
+      w[sourceRow_[static_cast<std::size_t>(s)]] = values[sourceValue_[static_cast<std::size_t>(s)]];
     // Column j less L(j:n, k) L(j, k) for every earlier column k with L(j, k) != 0; rows ascend,
     // so column k's rows from j on start at L(j, k) itself.
     for (int u = updateStart_[static_cast<std::size_t>(j)]; u < updateStart_[static_cast<std::size_t>(j) + 1]; ++u) {

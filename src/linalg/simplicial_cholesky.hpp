@@ -18,12 +18,14 @@ namespace articula {
 class SimplicialCholesky {
  public:
   /// Symbolic analysis (allocates) of the upper triangle of an n x n matrix, already in its
-  /// fill-reducing order, in compressed columns (rows ascending and <= the column).
-  void analyze(int n, const std::vector<int>& columnStart, const std::vector<int>& rowIndex);
+  /// fill-reducing order, in compressed columns (rows ascending and <= the column); the value of
+  /// the pattern's entry p is read from factorize()'s array at valueIndex[p].
+  void analyze(int n, const std::vector<int>& columnStart, const std::vector<int>& rowIndex,
+               const std::vector<int>& valueIndex);
 
-  /// Numeric factorisation of the matrix whose upper-triangle values are `upper`, in the order
-  /// of analyze()'s pattern. False when a pivot is not positive or not finite. Never allocates.
-  bool factorize(const double* upper);
+  /// Numeric factorisation of the matrix whose upper-triangle values are `values` (see
+  /// analyze()). False when a pivot is not positive or not finite. Never allocates.
+  bool factorize(const double* values);
 
   /// x <- A^-1 x (n entries) with the last successful factorisation. Never allocates.
   void solveInPlace(double* x) const;
@@ -37,7 +39,7 @@ class SimplicialCholesky {
   std::vector<int> start_, row_;
   std::vector<double> value_;
   // Column j of the matrix's lower triangle (its upper triangle's row j): for each entry its row
-  // in L's column j and its index in the caller's upper-triangle values.
+  // in L's column j and its index in factorize()'s values.
   std::vector<int> sourceStart_, sourceRow_, sourceValue_;
   // For column j, the position in L of each L(j, k), k < j (the columns that update column j),
   // and the end of that column k.

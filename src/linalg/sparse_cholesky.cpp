@@ -25,7 +25,8 @@ struct SparseCholesky::Impl {
   std::vector<int> position;  // the caller's entry k is A's entry position[k]
   Eigen::VectorXd values;     // in the caller's pattern order
   // Where CHOLMOD's analysis chooses its simplicial method, the factorisation is this class's
-  // (simplicial_cholesky.hpp) and L is freed; otherwise CHOLMOD's supernodal one.
+  // (simplicial_cholesky.hpp), which reads `values` directly, and L is freed; otherwise
+  // CHOLMOD's supernodal one, from A.
   bool simplicial = false;
   SimplicialCholesky simplicialFactor;
 
@@ -94,8 +95,9 @@ void SparseCholesky::analyze(int n, const std::vector<int>& columnStart, const s
       const int a = inverse[static_cast<std::size_t>(rowIndex[k])], b = inverse[static_cast<std::size_t>(j)];
       columns[static_cast<std::size_t>(std::max(a, b))].emplace_back(std::min(a, b), k);
     }
-  std::vector<int> start(static_cast<std::size_t>(n) + 1, 0), rows;
+  std::vector<int> start(static_cast<std::size_t>(n) + 1, 0), rows, entries;  // entries: the caller's, by A's entry
   rows.reserve(nnz);
+  entries.reserve(nnz);
   m.position.assign(nnz, 0);
   for (int j = 0; j < n; ++j) {
     auto& col = columns[static_cast<std::size_t>(j)];
@@ -103,6 +105,7 @@ void SparseCholesky::analyze(int n, const std::vector<int>& columnStart, const s
     for (const auto& [row, entry] : col) {
       m.position[static_cast<std::size_t>(entry)] = static_cast<int>(rows.size());
       rows.push_back(row);
+      entries.push_back(entry);
     }
     start[static_cast<std::size_t>(j) + 1] = static_cast<int>(rows.size());
   }
@@ -118,9 +121,9 @@ void SparseCholesky::analyze(int n, const std::vector<int>& columnStart, const s
   c->postorder = postorder;
   check(m.L != nullptr, "the symbolic analysis");
   m.simplicial = !m.L->is_super;
-  if (m.simplicial) {
+  if (m.simplicial) {  // it reads the caller's values where they are: A's values stay unused
     cholmod_free_factor(&m.L, c);
-    m.simplicialFactor.analyze(n, start, rows);
+    m.simplicialFactor.analyze(n, start, rows, entries);
   }
   m.B = cholmod_zeros(n, 1, CHOLMOD_REAL, c);
   check(m.B != nullptr, "allocating a right-hand side");
@@ -151,9 +154,9 @@ bool SparseCholesky::factorize() {
   Impl& m = *impl_;
   if (!m.A) throw Error("sparse Cholesky: factorize() before analyze()");
   if (!m.values.allFinite()) return false;
+  if (m.simplicial) return m.simplicialFactor.factorize(m.values.data());
   double* x = static_cast<double*>(m.A->x);
   for (std::size_t k = 0; k < m.position.size(); ++k) x[m.position[k]] = m.values[static_cast<Eigen::Index>(k)];
-  if (m.simplicial) return m.simplicialFactor.factorize(x);
   // Numeric factorisation on the symbolic analysis of analyze(). A matrix that is not positive
   // definite stops it at column L->minor < n with status CHOLMOD_NOT_POSDEF (a warning).
   const int ok = cholmod_factorize(m.A, m.L, &m.common);
