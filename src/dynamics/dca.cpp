@@ -38,7 +38,7 @@ void DcaFormulation::accelerations(double t, const Eigen::VectorXd& q, const Eig
                                    Eigen::VectorXd& vdot) {
   updateVelocities(model_, ws_, q, v);
   evaluateForceElements(model_, ws_, t, q, v);
-  runTiers(handles_.threads(), [&] { sweep(vdot); });
+  handles_.run([&] { sweep(vdot); });
   handles_.throwIfSingular("dca");
 }
 

@@ -107,7 +107,7 @@ void ForwardDynamicsAdjoint::solveMass(const Eigen::VectorXd& q, const Eigen::Ve
 // ground and disassembled down it; the joint rates it returns are w = M^-1 abar.
 void ForwardDynamicsAdjoint::divideAndConquerSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& abar) {
   updatePositions(model_, ws_, q);
-  runTiers(handles_->threads(), [&] {
+  handles_->run([&] {
     handles_->solve(ws_, Vec6::Zero(), abar, w_, [&](int i) {
       handles_->leaf(ws_, i);
       handles_->clearLeafForce(i);

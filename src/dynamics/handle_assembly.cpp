@@ -14,6 +14,7 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
                                std::string_view formulation)
     : model_(model), tree_(model, pairing), threads_(threads), schedule_(tree_, std::max(1, threads)) {
   if (threads < 1) throw Error(std::string(formulation) + ": the thread count must be at least 1");
+  team_ = std::make_unique<parallel::ThreadTeam>(threads);
   const int n = model.bodyCount();
   inverseCentralInertia_.resize(static_cast<std::size_t>(n) + 1, Mat3::Zero());
   S_.resize(static_cast<std::size_t>(n) + 1);

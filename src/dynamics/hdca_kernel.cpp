@@ -72,7 +72,7 @@ template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::velocitySweep(double t, const Eigen::VectorXd& q, const VecX& p, VecX& v) {
   // With loops or prescribed motion the body velocities come from closeLoops' last sweep.
   const bool constrained = impulses_.size() > 0;
-  runTiers(handles_.threads(), [&] {
+  handles_.run([&] {
     if (kinematics3D_) positions_.update(ws_, q, handles_.schedule());
     if (planarPoses_) planarPoses_->update(ws_, q, handles_.schedule());
     handles_.solve(
@@ -105,7 +105,7 @@ void HdcaKernel<Scalar, Space>::closeLoops(double t, const VecX& p, VecX& v) {
       continue;
     }
     if (row.coordinate >= 0) unitLoad_[row.coordinate] = Scalar(1);  // a joint impulse
-    runTiers(handles_.threads(), [&] {
+    handles_.run([&] {
       handles_.resolve(
           ws_, V::Zero(), unitLoad_, column_,
           [&](int i) {
@@ -138,7 +138,7 @@ void HdcaKernel<Scalar, Space>::closeLoops(double t, const VecX& p, VecX& v) {
     loopImpulse_[static_cast<std::size_t>(row.bodyA)] += sigma_[k] * Space::template fromWorld<Scalar>(row.onA);
     loopImpulse_[static_cast<std::size_t>(row.bodyB)] += sigma_[k] * Space::template fromWorld<Scalar>(row.onB);
   }
-  runTiers(handles_.threads(), [&] {
+  handles_.run([&] {
     handles_.resolve(
         ws_, V::Zero(), load_, v, [&](int i) { handles_.setLeafForce(i, loopImpulse_[static_cast<std::size_t>(i)]); },
         [&](int i) { bodyVelocity(i); });
@@ -249,7 +249,7 @@ void HdcaKernel<Scalar, Space>::derivatives(double t, const VecX& q, const VecX&
     for (Vec6& rate : impulseRate_) rate.setZero();
     impulses_.addRates(ws_, inDouble<Scalar>(sigma_, sigmad_), impulseRate_);
   }
-  runTiers(handles_.threads(), [&] { forceSweep(v, pdot); });
+  handles_.run([&] { forceSweep(v, pdot); });
 }
 
 template <class Scalar, class Space>

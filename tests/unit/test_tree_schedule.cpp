@@ -11,6 +11,7 @@
 #include "articula/dynamics/tree_schedule.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/model/generators.hpp"
+#include "articula/parallel/thread_team.hpp"
 #include "random_model.hpp"
 
 using namespace articula;
@@ -101,7 +102,8 @@ TEST(TreePositions, EqualTheSerialRecursion) {
     TreePositions positions(model, tree), positions2(model, tree);
     positions.update(swept, model.q0, TreeSchedule(tree, 1));
     const TreeSchedule two(tree, 2);
-    runTiers(2, [&] { positions2.update(parallel, model.q0, two); });
+    parallel::ThreadTeam team(2);
+    team.run([&] { positions2.update(parallel, model.q0, two); });
     for (int i = 1; i <= model.bodyCount(); ++i) {
       const auto k = static_cast<std::size_t>(i);
       EXPECT_LT((swept.X0[k].E - serial.X0[k].E).norm(), 1e-13) << model.name << " body " << i;

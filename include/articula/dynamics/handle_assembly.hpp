@@ -34,6 +34,7 @@
 // different threads; each is computed by the same operations on any thread.
 #pragma once
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -43,18 +44,6 @@
 #include "articula/kinematics/workspace.hpp"
 
 namespace articula {
-
-/// Runs `sweep` (TreeSchedule sweeps) on `threads` OpenMP
-/// threads; serially, without opening a parallel region, when threads == 1.
-template <class Sweep>
-void runTiers(int threads, const Sweep& sweep) {
-  if (threads == 1) {
-    sweep();
-    return;
-  }
-#pragma omp parallel num_threads(threads)
-  sweep();
-}
 
 /// The handle equations in the scalar type Scalar and the vector space Space
 /// (dynamics/handle_space.hpp: 6D, or the plane); inputs from the (double) workspace are rounded
@@ -82,6 +71,12 @@ class BasicHandleAssembly {
   /// How `threads` threads share the sweeps over the tree.
   const TreeSchedule& schedule() const { return schedule_; }
   int threads() const { return threads_; }
+  /// Calls `sweeps` (TreeSchedule sweeps) on every thread of the assembly's team; on the calling
+  /// thread alone when threads == 1.
+  template <class Sweeps>
+  void run(const Sweeps& sweeps) const {
+    team_->run(sweeps);
+  }
 
   /// Leaf coefficients of body i (thesis eq. (3.29)-(3.31), (4.49c)): a rigid body with spatial
   /// inertia I about its origin has both handles' Phi = I^-1 and b = 0; also turns joint i's
@@ -111,7 +106,7 @@ class BasicHandleAssembly {
   /// One sweep: leafUp(body) sets each leaf (leaf(), jointBias, setLeafForce), then assembly
   /// from the leaves to the roots, every root against the ground, disassembly back to the leaves
   /// writing every joint's rates, and leafDown(body) after each body's handle forces are known.
-  /// A TreeSchedule sweep (call it in runTiers).
+  /// A TreeSchedule sweep (call it in run()).
   template <class LeafUp, class LeafDown>
   void solve(const Workspace& ws, const V& groundMotion, const VecX& load, VecX& rates,
              const LeafUp& leafUp, const LeafDown& leafDown) {
@@ -214,6 +209,7 @@ class BasicHandleAssembly {
   AssemblyTree tree_;
   int threads_;
   TreeSchedule schedule_;
+  std::unique_ptr<parallel::ThreadTeam> team_;  // behind a pointer: run() is const, the team moves
   std::vector<Mat3> inverseCentralInertia_;  // per body, body axes
   std::vector<Sub> S_;             // motion subspaces, world axes
   std::vector<char> axis_;         // per joint: an axis joint, S = axisSign_ e_0 at every configuration

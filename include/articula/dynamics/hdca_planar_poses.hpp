@@ -23,7 +23,7 @@ class PlanarTreePoses {
   /// Requires a planar model (Workspace::planar.isPlanar).
   PlanarTreePoses(const Model& model, const AssemblyTree& tree);
 
-  /// ws.planar.pose (world plane) at q. A TreeSchedule sweep (call it in runTiers).
+  /// ws.planar.pose (world plane) at q. A TreeSchedule sweep (call it in a ThreadTeam run).
   void update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule);
 
  private:

@@ -24,7 +24,7 @@ class TreePositions {
   TreePositions(const Model& model, const AssemblyTree& tree);
 
   /// ws.joint, ws.Xup and ws.X0 at q, as updatePositions gives them. A TreeSchedule sweep (call
-  /// it in runTiers).
+  /// it in a ThreadTeam run).
   void update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule);
 
  private:

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "articula/dynamics/assembly_tree.hpp"
+#include "articula/parallel/thread_team.hpp"
 
 namespace articula {
 
@@ -30,30 +31,33 @@ class TreeSchedule {
 
   /// Calls leafUp(body) for every body and up(node) for every internal node, children before
   /// parents, then atRoots(), then down(node) for every internal node and leafDown(body) for every
-  /// body, parents before children. Inside an OpenMP parallel region the calls are shared among
-  /// its threads (every thread must call this); outside of one the calling thread makes them all.
+  /// body, parents before children. Inside a ThreadTeam's run the calls are shared among its
+  /// members (every member must call this); outside of one the calling thread makes them all.
   template <class LeafUp, class Up, class AtRoots, class Down, class LeafDown>
   void sweep(const LeafUp& leafUp, const Up& up, const AtRoots& atRoots, const Down& down,
              const LeafDown& leafDown) const {
+    const parallel::ThreadTeam::Seat seat = parallel::ThreadTeam::member();
+    const int members = seat.team != nullptr ? seat.team->size() : 1;
     const int parts = static_cast<int>(partitions_.size());
-#pragma omp for schedule(static, 1)
-    for (int k = 0; k < parts; ++k) {
+    // Partition k goes to member k mod members, the same one in every sweep.
+    for (int k = seat.member; k < parts; k += members) {
       const Partition& part = partitions_[static_cast<std::size_t>(k)];
       for (int body : part.bodies) leafUp(body);
       for (int node : part.nodes) up(node);
     }
-#pragma omp single
-    {
+    if (seat.team != nullptr) seat.team->barrier();
+    if (seat.member == 0) {
       for (int node : crown_) up(node);
       atRoots();
       for (auto it = crown_.rbegin(); it != crown_.rend(); ++it) down(*it);
     }
-#pragma omp for schedule(static, 1)
-    for (int k = 0; k < parts; ++k) {
+    if (seat.team != nullptr) seat.team->barrier();
+    for (int k = seat.member; k < parts; k += members) {
       const Partition& part = partitions_[static_cast<std::size_t>(k)];
       for (auto it = part.nodes.rbegin(); it != part.nodes.rend(); ++it) down(*it);
       for (int body : part.bodies) leafDown(body);
     }
+    if (seat.team != nullptr) seat.team->barrier();
   }
 
   struct Partition {
