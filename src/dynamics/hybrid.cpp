@@ -44,6 +44,7 @@ HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangi
       concurrentTangent_(!options.finiteDifferenceTangent && options.derivatives.threads >= 2 && springs_.active()) {
   if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
     throw Error("hybrid formulation: the penalty factor must be 0 (automatic) or positive and finite");
+  if (concurrentTangent_) team_ = std::make_unique<parallel::ThreadTeam>(2);
 }
 
 void HybridFormulation::evaluateResidualTerms(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
@@ -62,24 +63,20 @@ void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen
     return;
   }
   // Both tasks read the kinematics in ws_; only the first writes to ws_ (the force elements' loads
-  // in fext and tau, which K and C do not read). An exception may not leave an OpenMP region: each
+  // in fext and tau, which K and C do not read). An exception may not leave the team's run: each
   // task keeps its own and the first is rethrown after the join.
   std::exception_ptr failed[2];
-#pragma omp parallel sections num_threads(2)
-  {
-#pragma omp section
+  team_->run([&] {
+    const int member = parallel::ThreadTeam::member().member;
     try {
-      evaluateResidualTerms(t, q, v);
+      if (member == 0)
+        evaluateResidualTerms(t, q, v);
+      else
+        springs_.evaluate(ws_, q, v, K_, C_);  // seed 001 eq. (28)-(34)
     } catch (...) {
-      failed[0] = std::current_exception();
+      failed[member] = std::current_exception();
     }
-#pragma omp section
-    try {
-      springs_.evaluate(ws_, q, v, K_, C_);  // seed 001 eq. (28)-(34)
-    } catch (...) {
-      failed[1] = std::current_exception();
-    }
-  }
+  });
   for (const std::exception_ptr& e : failed)
     if (e) std::rethrow_exception(e);
 }

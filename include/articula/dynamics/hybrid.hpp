@@ -20,6 +20,7 @@
 #include "articula/dynamics/spring_damper_tangent.hpp"
 #include "articula/integrate/structural.hpp"
 #include "articula/kinematics/constraints.hpp"
+#include "articula/parallel/thread_team.hpp"
 
 namespace articula {
 
@@ -93,6 +94,9 @@ class HybridFormulation final : public Index3Problem {
   Eigen::VectorXd dz_, q_, v_, a_, qdd_, vHat_, aHat_, r_, e_, luRhs_;
   double massScale_ = 1.0;
   bool concurrentTangent_ = false;  ///< K and C computed by every evaluate() (options' comment)
+  /// With concurrentTangent_, its two members: the residual terms and K, C (parallel/thread_team.hpp
+  /// says why not an OpenMP region).
+  std::unique_ptr<parallel::ThreadTeam> team_;
 };
 
 }  // namespace articula
