@@ -4,7 +4,9 @@
 // algorithm (aba); the assembly tree's depth is reported as a counter. All include evaluating the
 // (empty) force elements; aba and hdca take their planar kernels on the planar chain, dca stays 6D.
 // HdcaLoops/ReferenceLoops: the same on the N-four-bar's closed loops; Kinematics: the serial
-// position recursion alone. scripts/dc-scaling.py turns the JSON output into docs/benchmarks.md's
+// position recursion alone; TeamRun/TeamBarrier: the fixed costs of the two-thread columns (a run
+// of a two-member thread team that does nothing, and one barrier), which depend on how far apart
+// the machine's two cores are. scripts/dc-scaling.py turns the JSON output into docs/benchmarks.md's
 // tables, the fitted scaling law and the many-core projection.
 // Run: build-bench/bin/bench_divide_and_conquer --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -13,6 +15,7 @@
 #include "articula/dynamics/hdca.hpp"
 #include "articula/kinematics/kinematics.hpp"
 #include "articula/model/generators.hpp"
+#include "articula/parallel/thread_team.hpp"
 #include "formulation_loop.hpp"
 
 using namespace articula;
@@ -89,6 +92,24 @@ void ReferenceLoops(benchmark::State& state) {
   auto reference = makeFormulation("reference", model);
   benchmarkAccelerations(state, model, *reference);
 }
+
+// A team's dispatch and join, and a barrier (per barrier: 100 in a run, the run's cost spread).
+void TeamRun(benchmark::State& state) {
+  parallel::ThreadTeam team(2);
+  for (auto _ : state) team.run([] {});
+}
+void TeamBarrier(benchmark::State& state) {
+  constexpr int kBarriers = 100;
+  parallel::ThreadTeam team(2);
+  for (auto _ : state)
+    team.run([&] {
+      for (int k = 0; k < kBarriers; ++k) team.barrier();
+    });
+  state.counters["per_barrier"] = benchmark::Counter(static_cast<double>(state.iterations()) * kBarriers,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(TeamRun)->UseRealTime();
+BENCHMARK(TeamBarrier)->UseRealTime();
 
 BENCHMARK(HdcaLoops)->Arg(1)->Arg(4)->Arg(16);
 BENCHMARK(ReferenceLoops)->Arg(1)->Arg(4)->Arg(16);

@@ -6,6 +6,7 @@
 #include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
 #include "articula/kinematics/kinematics.hpp"
+#include "articula/parallel/thread_team.hpp"
 
 namespace articula {
 
@@ -75,6 +76,7 @@ void HdcaKernel<Scalar, Space>::velocitySweep(double t, const Eigen::VectorXd& q
   handles_.run([&] {
     if (kinematics3D_) positions_.update(ws_, q, handles_.schedule());
     if (planarPoses_) planarPoses_->update(ws_, q, handles_.schedule());
+    parallel::ThreadTeam::synchronize();  // the leaves read the poses of other members' bodies
     handles_.solve(
         ws_, V::Zero(), p, v, [&](int i) { handles_.leaf(ws_, i); },
         [&](int i) {

@@ -10,10 +10,11 @@
 // crown) are handled by one thread in between:
 //   partitions in parallel: leaves, then nodes up | crown up, the roots, crown down |
 //   partitions in parallel: nodes down, then leaves.
-// A sweep thus costs three barriers whatever the depth. The partitions come from splitting the
-// largest subtree until there are kPartitionsPerThread per thread, largest first; each thread
-// keeps the same partitions from sweep to sweep (static schedule), so their data stay in its
-// cache. The crown's serial share is about kPartitionsPerThread * threads nodes.
+// A sweep thus costs two barriers whatever the depth (and a third where what follows reads its
+// results). The partitions come from splitting the largest subtree until there are
+// kPartitionsPerThread per thread, largest first; each thread keeps the same partitions from
+// sweep to sweep (static schedule), so their data stay in its cache. The crown's serial share is
+// about kPartitionsPerThread * threads nodes.
 #pragma once
 
 #include <vector>
@@ -33,6 +34,8 @@ class TreeSchedule {
   /// parents, then atRoots(), then down(node) for every internal node and leafDown(body) for every
   /// body, parents before children. Inside a ThreadTeam's run the calls are shared among its
   /// members (every member must call this); outside of one the calling thread makes them all.
+  /// A member may leave before the others are done with their partitions: the run's end, or
+  /// ThreadTeam::synchronize() before a sweep that reads them, waits for all.
   template <class LeafUp, class Up, class AtRoots, class Down, class LeafDown>
   void sweep(const LeafUp& leafUp, const Up& up, const AtRoots& atRoots, const Down& down,
              const LeafDown& leafDown) const {
@@ -57,7 +60,6 @@ class TreeSchedule {
       for (auto it = part.nodes.rbegin(); it != part.nodes.rend(); ++it) down(*it);
       for (int body : part.bodies) leafDown(body);
     }
-    if (seat.team != nullptr) seat.team->barrier();
   }
 
   struct Partition {

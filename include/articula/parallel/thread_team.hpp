@@ -45,6 +45,10 @@ class ThreadTeam {
   /// Every member waits here until all have arrived; memory written before it by any member is
   /// visible after it to all.
   void barrier();
+  /// barrier() of the calling thread's team, inside a run; nothing outside of one.
+  static void synchronize() {
+    if (seat_.team != nullptr) seat_.team->barrier();
+  }
 
   /// The calling thread's seat in the team whose run() it is inside; team == nullptr outside of
   /// one (and in a team of one, which runs its work without seats).
