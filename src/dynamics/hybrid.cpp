@@ -86,7 +86,8 @@ void HybridFormulation::start(double t0, const Eigen::VectorXd& x0, Eigen::Ref<c
   p_ = parameters;
   q_ = x0.head(model_.nq);
   v_ = x0.tail(model_.nv);
-  evaluate(t0, q_, v_);
+  updateVelocities(model_, ws_, q_, v_);
+  evaluateResidualTerms(t0, q_, v_);  // K and C only with the first iteration's tangent
   massScale_ = M_.diagonal().maxCoeff();
   lambda_.setZero();  // the first Newton iteration finds the multipliers
   accelerationLike_ = a0;
