@@ -1,9 +1,8 @@
 // Natural coordinates (dynamics/natural_coordinates.hpp) against the tree's joint coordinates:
 // kinetic energy, constraints at mapped states, the round trip of positions, velocities and
-// accelerations, the constraint derivatives, the generalised forces; and the CHOLMOD wrapper.
+// accelerations, the constraint derivatives, the generalised forces.
 #include <gtest/gtest.h>
 
-#include <Eigen/Cholesky>
 #include <random>
 
 #include "articula/dynamics/force_elements.hpp"
@@ -11,7 +10,6 @@
 #include "articula/dynamics/recursive.hpp"
 #include "articula/dynamics/reference.hpp"
 #include "articula/kinematics/kinematics.hpp"
-#include "articula/linalg/sparse_cholesky.hpp"
 // GCC 12 reports a false -Wrestrict in random_model.hpp's string concatenations once inlined here.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -331,58 +329,6 @@ TEST(NaturalCoordinates, UnsupportedCoordinatesAreRefusedNamingTheElement) {
     EXPECT_NE(what.find("spring-damper 'twist'"), std::string::npos) << what;
     EXPECT_NE(what.find("joint 'hooke' (universal)"), std::string::npos) << what;
   }
-}
-
-// The CHOLMOD wrapper: solves against a dense Cholesky, refactorises new values on the same
-// pattern, reports a matrix that is not positive definite.
-TEST(SparseCholesky, SolvesRefactorisesAndDetectsIndefiniteMatrices) {
-  std::mt19937 gen(16);
-  constexpr int n = 40;
-  // Pattern: tridiagonal plus a few random couplings (upper triangle, ascending per column).
-  Eigen::MatrixXi mask = Eigen::MatrixXi::Zero(n, n);
-  std::uniform_int_distribution<int> pick(0, n - 1);
-  for (int j = 0; j < n; ++j) {
-    mask(j, j) = 1;
-    if (j > 0) mask(j - 1, j) = 1;
-  }
-  for (int k = 0; k < 30; ++k) {
-    const int a = pick(gen), b = pick(gen);
-    mask(std::min(a, b), std::max(a, b)) = 1;
-  }
-  std::vector<int> start{0}, rows;
-  for (int j = 0; j < n; ++j) {
-    for (int i = 0; i <= j; ++i)
-      if (mask(i, j)) rows.push_back(i);
-    start.push_back(static_cast<int>(rows.size()));
-  }
-  SparseCholesky chol;
-  chol.analyze(n, start, rows);
-  EXPECT_EQ(chol.nonZeros(), static_cast<int>(rows.size()));
-  for (int trial = 0; trial < 3; ++trial) {
-    // Random values on the pattern, made diagonally dominant: positive definite.
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n, n);
-    Eigen::Map<Eigen::VectorXd> values = chol.values();
-    for (int j = 0; j < n; ++j)
-      for (int k = start[j]; k < start[j + 1]; ++k) {
-        const int i = rows[k];
-        const double a = i == j ? 0.0 : std::uniform_real_distribution<double>(-1.0, 1.0)(gen);
-        A(i, j) = A(j, i) = a;
-        values[k] = a;
-      }
-    for (int j = 0; j < n; ++j) {
-      const double d = A.row(j).cwiseAbs().sum() + 1.0 + trial;
-      A(j, j) = d;
-      values[start[j + 1] - 1] = d;  // the diagonal ends each column
-    }
-    ASSERT_TRUE(chol.factorize());
-    const Eigen::VectorXd b = randomVector(n, gen);
-    Eigen::VectorXd x = b;
-    chol.solveInPlace(x);
-    EXPECT_LT(infNorm(x - A.llt().solve(b)), 1e-13) << "trial " << trial;
-  }
-  // A negative diagonal entry: not positive definite.
-  chol.values()[start[n / 2 + 1] - 1] = -5.0;
-  EXPECT_FALSE(chol.factorize());
 }
 
 }  // namespace ARTICULA_TEST_FILE

@@ -19,8 +19,6 @@ using namespace articula;
 namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
 namespace fs = std::filesystem;
 
-namespace {
-
 class RunSummaryTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -85,8 +83,6 @@ int count(const std::string& text, const std::string& what) {
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
 }
-
-}  // namespace
 
 TEST_F(RunSummaryTest, ReadsWhatTheWriterWrites) {
   const Model model = makeNFourBar(1);
