@@ -299,7 +299,7 @@ t_end, t_start: the time range, s. dt: step of the fixed-step integrators, first
 output_dt: sampling period of the result's arrays, s. rtol, atol: tolerances of rk45.
 basic_parameter: of the structural integrator (None: the family's default). penalty: the
     augmented-Lagrangian penalty factor (None: automatic). tangent: 'analytic' or 'finite-difference'.
-threads: OpenMP threads of dca, hdca and the finite-difference tangent (results do not depend on it).
+threads: threads of dca, hdca, the hybrid K and C and the finite-difference tangent (results do not depend on it).
 stabilization: 'projection', 'baumgarte' or 'none' (closed loops in ODE form).
 assemble: run the initial assembly. stop_at_singularities: stop when a loop passes a singular
     configuration (False: count them and go on).

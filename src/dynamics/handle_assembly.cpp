@@ -12,7 +12,7 @@ namespace articula {
 template <class Scalar, class Space>
 BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, const PairingPolicy& pairing, int threads,
                                std::string_view formulation)
-    : model_(model), tree_(model, pairing), threads_(threads), schedule_(tree_, std::max(1, threads)) {
+    : model_(model), tree_(model, pairing), schedule_(tree_, std::max(1, threads)) {
   if (threads < 1) throw Error(std::string(formulation) + ": the thread count must be at least 1");
   team_ = std::make_unique<parallel::ThreadTeam>(threads);
   const int n = model.bodyCount();

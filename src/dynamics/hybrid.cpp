@@ -41,10 +41,11 @@ HybridFormulation::HybridFormulation(const Model& model, const AugmentedLagrangi
       r_(model.nv),
       e_(model.constraintCount()),
       luRhs_(model.nv),
-      concurrentTangent_(!options.finiteDifferenceTangent && options.derivatives.threads >= 2 && springs_.active()) {
+      tangentTeam_(!options.finiteDifferenceTangent && options.derivatives.threads >= 2 && springs_.active()
+                       ? std::make_unique<parallel::ThreadTeam>(2)
+                       : nullptr) {
   if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
     throw Error("hybrid formulation: the penalty factor must be 0 (automatic) or positive and finite");
-  if (concurrentTangent_) team_ = std::make_unique<parallel::ThreadTeam>(2);
 }
 
 void HybridFormulation::evaluateResidualTerms(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
@@ -58,7 +59,7 @@ void HybridFormulation::evaluateResidualTerms(double t, const Eigen::VectorXd& q
 
 void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   updateVelocities(model_, ws_, q, v);
-  if (!concurrentTangent_) {
+  if (!tangentTeam_) {
     evaluateResidualTerms(t, q, v);
     return;
   }
@@ -66,7 +67,7 @@ void HybridFormulation::evaluate(double t, const Eigen::VectorXd& q, const Eigen
   // in fext and tau, which K and C do not read). An exception may not leave the team's run: each
   // task keeps its own and the first is rethrown after the join.
   std::exception_ptr failed[2];
-  team_->run([&] {
+  tangentTeam_->run([&] {
     const int member = parallel::ThreadTeam::member().member;
     try {
       if (member == 0)
@@ -113,7 +114,7 @@ bool HybridFormulation::factorizeTangent(double t, double constraintWeight, doub
   // K and C only here: the iteration that converges uses the residual terms alone.
   if (derivatives_)
     derivatives_->evaluate(t, q_, v_, K_, C_);  // seed 004 eq. (52)-(53)
-  else if (springs_.active() && !concurrentTangent_)  // otherwise evaluate() has just computed them
+  else if (springs_.active() && !tangentTeam_)  // otherwise evaluate() has just computed them
     springs_.evaluate(ws_, q_, v_, K_, C_);  // seed 001 eq. (28)-(34)
   if (derivatives_) {
     // Tangent matrix, eq. (26) generalised: M + mix [gamma h C + beta h^2 (K + Phi_z^T alpha Phi_z)].

@@ -11,7 +11,7 @@
 // accelerations and the joint loads the applied joint forces. Assembly runs from the leaves to
 // the roots; each root is then solved against the ground, and disassembly runs back down, giving
 // each joint's spatial force and its joint accelerations. With `threads` > 1 the subtrees of the
-// assembly tree are shared among OpenMP threads (dynamics/tree_schedule.hpp), and results are
+// assembly tree are shared among a thread team's threads (dynamics/tree_schedule.hpp), and results are
 // identical bit for bit for every thread count.
 #pragma once
 
@@ -23,7 +23,7 @@
 namespace articula {
 
 struct DcaOptions {
-  int threads = 1;  ///< OpenMP threads sharing the tree's subtrees (1 = serial; ignored without OpenMP)
+  int threads = 1;  ///< threads sharing the tree's subtrees (1 = serial; parallel/thread_team.hpp)
   PairingPolicy pairing = balancedPairing;
 };
 

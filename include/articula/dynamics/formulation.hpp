@@ -21,7 +21,8 @@ struct FormulationOptions {
   /// J vdot = gamma - 2 alpha (J v - nu) - beta^2 g. Zero turns it off.
   double baumgarteAlpha = 0.0;
   double baumgarteBeta = 0.0;
-  /// OpenMP threads of the formulations that run in parallel (dca); results do not depend on it.
+  /// Threads of the formulations that run in parallel (dca: its thread team; distributed: OpenMP);
+  /// results do not depend on it.
   int threads = 1;
   /// The distributed formulation: split the bodies into this many balanced connected subsystems
   /// (model/subsystems.hpp); 0 takes the model's `subsystems` partition, or one subsystem per tree

@@ -70,7 +70,7 @@ class BasicHandleAssembly {
   const AssemblyTree& tree() const { return tree_; }
   /// How `threads` threads share the sweeps over the tree.
   const TreeSchedule& schedule() const { return schedule_; }
-  int threads() const { return threads_; }
+  int threads() const { return team_->size(); }
   /// Calls `sweeps` (TreeSchedule sweeps) on every thread of the assembly's team; on the calling
   /// thread alone when threads == 1.
   template <class Sweeps>
@@ -207,7 +207,6 @@ class BasicHandleAssembly {
 
   const Model& model_;
   AssemblyTree tree_;
-  int threads_;
   TreeSchedule schedule_;
   std::unique_ptr<parallel::ThreadTeam> team_;  // behind a pointer: run() is const, the team moves
   std::vector<Mat3> inverseCentralInertia_;  // per body, body axes

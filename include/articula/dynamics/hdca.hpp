@@ -33,7 +33,7 @@
 // ground above it (plain sums, no shifts), each F_j shifted to its child's origin once.
 //
 // Workspaces are sized once per model; evaluations allocate nothing. With `threads` > 1 the
-// subtrees of the assembly tree are shared among OpenMP threads (dynamics/tree_schedule.hpp);
+// subtrees of the assembly tree are shared among a thread team's threads (dynamics/tree_schedule.hpp);
 // results are identical bit for bit for every count.
 #pragma once
 

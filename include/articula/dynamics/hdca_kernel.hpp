@@ -17,7 +17,7 @@
 namespace articula {
 
 struct HdcaOptions {
-  int threads = 1;  ///< OpenMP threads sharing the tree's subtrees (1 = serial; ignored without OpenMP)
+  int threads = 1;  ///< threads sharing the tree's subtrees (1 = serial; parallel/thread_team.hpp)
   PairingPolicy pairing = balancedPairing;
   /// On planar mechanisms (model/planarity.hpp), run the handle equations in the plane (3x3);
   /// false keeps them 6D.

@@ -63,7 +63,7 @@ class HybridFormulation final : public Index3Problem {
   const Eigen::VectorXd& multipliers() const { return lambda_; }
 
  private:
-  /// M, Q, Phi and Phi_z at (t, q, v), in ws_ and the members below; with concurrentTangent_, K
+  /// M, Q, Phi and Phi_z at (t, q, v), in ws_ and the members below; with tangentTeam_, K
   /// and C too, on a second thread.
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// Forces, M, Q, Phi and Phi_z at (t, q, v) once ws_ holds the kinematics.
@@ -72,7 +72,7 @@ class HybridFormulation final : public Index3Problem {
   /// |J y - target|_inf <= projectionTolerance or kMaxProjectionIterations passes.
   void project(Eigen::VectorXd& y, const Eigen::VectorXd& target, double weight);
   /// Evaluates K and C at (t, q_, v_), the state of the last evaluate() (which, with
-  /// concurrentTangent_, has computed them already), then forms and factorises
+  /// tangentTeam_, has computed them already), then forms and factorises
   /// the tangent matrix M + dampingWeight C + stiffnessWeight K + constraintWeight Phi_z^T Phi_z
   /// (sparse Cholesky, or dense LU with finite-difference K and C); false when that fails.
   bool factorizeTangent(double t, double constraintWeight, double stiffnessWeight, double dampingWeight);
@@ -93,10 +93,10 @@ class HybridFormulation final : public Index3Problem {
   Eigen::VectorXd accelerationLike_;  ///< a_n of the Arnold-Bruls form (structural.hpp)
   Eigen::VectorXd dz_, q_, v_, a_, qdd_, vHat_, aHat_, r_, e_, luRhs_;
   double massScale_ = 1.0;
-  bool concurrentTangent_ = false;  ///< K and C computed by every evaluate() (options' comment)
-  /// With concurrentTangent_, its two members: the residual terms and K, C (parallel/thread_team.hpp
-  /// says why not an OpenMP region).
-  std::unique_ptr<parallel::ThreadTeam> team_;
+  /// Where K and C are computed by every evaluate() beside the residual terms (options' comment):
+  /// a team of two, one for each (parallel/thread_team.hpp says why not an OpenMP region); null
+  /// otherwise.
+  std::unique_ptr<parallel::ThreadTeam> tangentTeam_;
 };
 
 }  // namespace articula

@@ -116,7 +116,7 @@ struct OptimalControlProblem {
   /// An ODE formulation (formulations() list), the Hamiltonian "hdca" (state [q; p]) or the
   /// absolute-coordinate Hamiltonian "absolute" (state [r, e; p*], dynamics/absolute_hamiltonian_system.hpp).
   std::string formulation = "auto";
-  /// OpenMP threads of the divide-and-conquer formulation (dca) and of its adjoint (HADCA); the
+  /// Threads of the divide-and-conquer formulation (dca) and of its adjoint (HADCA); the
   /// results do not depend on it.
   int threads = 1;
   /// Fixed step: "euler", "heun" or "rk4" (discrete adjoint); adaptive: "rk45" (continuous adjoint).
