@@ -63,8 +63,6 @@ SimulationOptions options(const Setting& s, double tEnd) {
   o.tEnd = tEnd;
   o.outputInterval = 0.01;
   o.stopAtSingularities = false;
-  // The global formulation's analytic tangent covers springs and dampers only, not tyres.
-  o.augmentedLagrangian.finiteDifferenceTangent = s.formulation == "global";
   o.augmentedLagrangian.newtonTolerance = s.newton;
   if (s.integrator == "rk45") {
     o.integratorOptions.rtol = s.dt;

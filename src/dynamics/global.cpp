@@ -15,20 +15,12 @@ GlobalFormulation::GlobalFormulation(const Model& model, const AugmentedLagrangi
     : model_(model), options_(options), natural_(model), ws_(model) {
   if (!(options.penalty >= 0.0 && std::isfinite(options.penalty)))
     throw Error("global formulation: the penalty factor must be 0 (automatic) or positive and finite");
-  for (const PointSpringDamper& s : model.pointSprings)
-    if (!options.finiteDifferenceTangent && !s.isLinear())
-      throw Error("the global formulation's analytic tangent takes spring '" + s.name +
-                  "' as linear, but it has a damping curve, a bump stop, an air spring or friction: run it with "
-                  "--tangent finite-difference");
-  if (!options.finiteDifferenceTangent && !model.tyres.empty())
-    throw Error("the global formulation's analytic tangent has no tyre terms (the model has " +
-                std::to_string(model.tyres.size()) + " tyres): run it with --tangent finite-difference");
   const int n = natural_.size(), m = natural_.constraintCount(), nx = model.nq + model.nv;
   J_ = natural_.jacobianPattern();
   if (options.finiteDifferenceTangent)
     derivatives_ = std::make_unique<NaturalForceDerivatives>(natural_, options.derivatives);
   else
-    springs_ = natural_.springPattern();
+    tangentRows_ = natural_.tangentRows();
   buildTangentPattern();
   massScale_ = natural_.largestMassEntry();
   for (Eigen::VectorXd* v :
@@ -54,7 +46,7 @@ void GlobalFormulation::buildTangentPattern() {
       for (int l = k; l < 4; ++l)
         for (int d = 0; d < 3; ++d)
           addPair(NaturalCoordinates::offset(b) + 3 * k + d, NaturalCoordinates::offset(b) + 3 * l + d);
-  for (const SparseRows* R : {&J_, &springs_})  // Phi_x^T Phi_x, K, C: products of each row's entries
+  for (const SparseRows* R : {&J_, &tangentRows_.gradients})  // Phi_x^T Phi_x, K, C: products of each row's entries
     for (int r = 0; r < R->rows(); ++r)
       for (int a = R->rowStart[r]; a < R->rowStart[r + 1]; ++a)
         for (int b = a; b < R->rowStart[r + 1]; ++b) addPair(R->column[a], R->column[b]);
@@ -97,7 +89,7 @@ void GlobalFormulation::buildTangentPattern() {
     }
   };
   pairs(J_, constraintPairStart_, constraintPairIndex_, whole ? &constraintPairMirror_ : nullptr);
-  pairs(springs_, springPairStart_, springPairIndex_, nullptr);  // analytic tangent only (else no rows)
+  pairs(tangentRows_.gradients, tangentPairStart_, tangentPairIndex_, nullptr);  // analytic tangent only (else no rows)
   derivativeIndex_.clear();
   if (whole) {
     for (int j = 0; j < n; ++j)
@@ -138,10 +130,11 @@ void GlobalFormulation::assembleTangent(double constraintWeight, double stiffnes
     }
     return;
   }
-  const Eigen::VectorXd& k = natural_.springStiffness();  // seed 001 eq. (31), (34)
-  const Eigen::VectorXd& c = natural_.springDamping();
-  for (int r = 0; r < springs_.rows(); ++r)
-    addRows(springs_, springPairStart_, springPairIndex_, nullptr, r, stiffnessWeight * k[r] + dampingWeight * c[r]);
+  const Eigen::VectorXd& k = tangentRows_.stiffness;  // seed 001 eq. (31), (34)
+  const Eigen::VectorXd& c = tangentRows_.damping;
+  for (int r = 0; r < tangentRows_.gradients.rows(); ++r)
+    addRows(tangentRows_.gradients, tangentPairStart_, tangentPairIndex_, nullptr, r,
+            stiffnessWeight * k[r] + dampingWeight * c[r]);
 }
 
 bool GlobalFormulation::factorizeTangent() { return derivatives_ ? lu_.factorize() : cholesky_.factorize(); }
@@ -154,7 +147,7 @@ void GlobalFormulation::solveTangent(Eigen::VectorXd& x) {
 }
 
 void GlobalFormulation::evaluate(double t) {
-  natural_.appliedForces(t, xq_, xv_, q_, Q_, springs_.rows() ? &springs_ : nullptr);
+  natural_.appliedForces(t, xq_, xv_, q_, Q_, derivatives_ ? nullptr : &tangentRows_);
   natural_.jacobian(t, xq_, phi_, J_, nu_);
 }
 

@@ -530,13 +530,12 @@ NaturalCoordinates::NaturalCoordinates(const Model& model)
     addConstraint(std::move(f), source);
   }
 
-  // Force elements on joint coordinates, and the rows of K and C.
-  int springRows = 0;
+  // Force elements on joint coordinates, and the rows of K and C (tangentRows()).
   for (const JointSpringDamper& s : model.jointSprings) {
     Coordinate c = jointCoordinate(model.joints[s.joint], s.dof, "spring-damper '" + s.name + "'");
     finishCoordinate(c);
     jointSpringCoordinates_.push_back(std::move(c));
-    springRowOfJointSpring_.push_back(s.stiffness != 0.0 || s.damping != 0.0 ? springRows++ : -1);
+    tangentRowOfJointSpring_.push_back(s.stiffness != 0.0 || s.damping != 0.0 ? tangentRowCount_++ : -1);
   }
   for (const JointLoad& l : model.jointLoads) {
     Coordinate c = jointCoordinate(model.joints[l.joint], l.dof, "joint load '" + l.name + "'");
@@ -552,20 +551,14 @@ NaturalCoordinates::NaturalCoordinates(const Model& model)
     f.scale = 0.5;
     f.finish();
     pointSpringForms_.push_back(std::move(f));
-    springRowOfPointSpring_.push_back(s.stiffness != 0.0 || s.damping != 0.0 ? springRows++ : -1);
+    const bool slopes = s.stiffness != 0.0 || s.damping != 0.0 || s.hasDampingCurve() || s.hasBumpStop() ||
+                        s.hasAirSpring() || s.hasFriction();
+    tangentRowOfPointSpring_.push_back(slopes ? tangentRowCount_++ : -1);
   }
-  springStiffness_.resize(springRows);
-  springDamping_.resize(springRows);
-  for (std::size_t k = 0; k < model.jointSprings.size(); ++k)
-    if (springRowOfJointSpring_[k] >= 0) {
-      springStiffness_[springRowOfJointSpring_[k]] = model.jointSprings[k].stiffness;
-      springDamping_[springRowOfJointSpring_[k]] = model.jointSprings[k].damping;
-    }
-  for (std::size_t k = 0; k < model.pointSprings.size(); ++k)
-    if (springRowOfPointSpring_[k] >= 0) {
-      springStiffness_[springRowOfPointSpring_[k]] = model.pointSprings[k].stiffness;
-      springDamping_[springRowOfPointSpring_[k]] = model.pointSprings[k].damping;
-    }
+  for (std::size_t k = 0; k < model.tyres.size(); ++k) {
+    tangentRowOfTyre_.push_back(tangentRowCount_);
+    tangentRowCount_ += 3;
+  }
 }
 
 NaturalCoordinates::~NaturalCoordinates() = default;
@@ -804,16 +797,23 @@ void NaturalCoordinates::accelerationBias(double t, const Eigen::VectorXd& x, co
 // Applied forces
 // ---------------------------------------------------------------------------------------------
 
-SparseRows NaturalCoordinates::springPattern() const {
-  SparseRows rows;
+NaturalCoordinates::TangentRows NaturalCoordinates::tangentRows() const {
+  TangentRows t;
+  SparseRows& rows = t.gradients;
   rows.columns = size();
-  // Rows in the order the constructor numbered them: joint springs, then point springs.
+  // Rows in the order the constructor numbered them: joint springs, point springs, tyres.
   for (std::size_t k = 0; k < jointSpringCoordinates_.size(); ++k)
-    if (springRowOfJointSpring_[k] >= 0) appendRow(rows, jointSpringCoordinates_[k].columns);
+    if (tangentRowOfJointSpring_[k] >= 0) appendRow(rows, jointSpringCoordinates_[k].columns);
   for (std::size_t k = 0; k < pointSpringForms_.size(); ++k)
-    if (springRowOfPointSpring_[k] >= 0) appendRow(rows, pointSpringForms_[k].columns);
+    if (tangentRowOfPointSpring_[k] >= 0) appendRow(rows, pointSpringForms_[k].columns);
+  for (const Tyre& tyre : model_.tyres) {
+    std::vector<int> wheel(kPerBody);
+    for (int i = 0; i < kPerBody; ++i) wheel[static_cast<std::size_t>(i)] = offset(tyre.body) + i;
+    for (int direction = 0; direction < 3; ++direction) appendRow(rows, wheel);
+  }
   rows.value = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.column.size()));
-  return rows;
+  t.stiffness = t.damping = Eigen::VectorXd::Zero(tangentRowCount_);
+  return t;
 }
 
 std::vector<NaturalCoordinates::ForceSupport> NaturalCoordinates::forceSupports() const {
@@ -851,13 +851,17 @@ std::vector<NaturalCoordinates::ForceSupport> NaturalCoordinates::forceSupports(
 }
 
 void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& xd,
-                                       const Eigen::VectorXd& qNear, Eigen::VectorXd& Q, SparseRows* springs) const {
+                                       const Eigen::VectorXd& qNear, Eigen::VectorXd& Q, TangentRows* tangent) const {
   Q = gravity_;
   Gradient g;
-  auto storeRow = [&](int row, const std::vector<int>& locals, const Gradient& gradient, double factor) {
-    if (!springs || row < 0) return;
-    int k = springs->rowStart[row];
-    for (int local : locals) springs->value[k++] = factor * gradient[local];
+  // Row `row` of the tangent: factor times the form's gradient, and its coefficients k and c.
+  auto storeRow = [&](int row, const std::vector<int>& locals, const Gradient& gradient, double factor, double k,
+                      double c) {
+    if (!tangent || row < 0) return;
+    int e = tangent->gradients.rowStart[row];
+    for (int local : locals) tangent->gradients.value[e++] = factor * gradient[local];
+    tangent->stiffness[row] = k;
+    tangent->damping[row] = c;
   };
   auto dotRate = [&](const std::vector<int>& columns, const std::vector<int>& locals, const Gradient& gradient) {
     double s = 0.0;
@@ -870,7 +874,7 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
     const double phi = evaluateCoordinate(c, x, qNear[c.iq], g);
     const double tau = s.force(t, phi, dotRate(c.columns, c.locals, g));
     scatter(c.s, tau, g, Q);
-    storeRow(springRowOfJointSpring_[k], c.locals, g, 1.0);
+    storeRow(tangentRowOfJointSpring_[k], c.locals, g, 1.0, s.stiffness, s.damping);
   }
   for (std::size_t k = 0; k < model_.jointLoads.size(); ++k) {
     const Coordinate& c = jointLoadCoordinates_[k];
@@ -887,13 +891,13 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
         throw Error("spring '" + s.name + "': its end points coincide, so the direction of a force with rest length " +
                     std::to_string(s.restLength) + " m is undefined");
       g.setZero();
-      storeRow(springRowOfPointSpring_[k], f.locals, g, 0.0);
+      storeRow(tangentRowOfPointSpring_[k], f.locals, g, 0.0, 0.0, 0.0);  // no gradient at zero length
       continue;
     }
     evaluate(f, Timed{f.b, {}, {}, 0.0, 0.0, 0.0}, x, &g);  // gradient of |d|^2 / 2 = L grad L
-    const double tension = pointSpringTension(s, L, d.dot(dd) / L).tau;
-    scatter(f, -tension / L, g, Q);
-    storeRow(springRowOfPointSpring_[k], f.locals, g, 1.0 / L);
+    const JointForce tension = pointSpringTension(s, L, d.dot(dd) / L);
+    scatter(f, -tension.tau / L, g, Q);
+    storeRow(tangentRowOfPointSpring_[k], f.locals, g, 1.0 / L, tension.dq, tension.dqd);
   }
   for (const BodyLoad& l : model_.bodyLoads) {
     if (l.body == 0) continue;
@@ -909,18 +913,35 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
       for (int k = 0; k < 3; ++k) Q.segment<3>(o + 3 + 3 * k) += l.point[k] * vec;
     }
   }
-  for (const Tyre& tyre : model_.tyres) {
+  for (std::size_t k = 0; k < model_.tyres.size(); ++k) {
+    const Tyre& tyre = model_.tyres[k];
     const BodyFrame F = frameOf(x, tyre.body);
     const int o = offset(tyre.body);
     Vec3 centreVelocity = xd.segment<3>(o);
-    for (int k = 0; k < 3; ++k) centreVelocity += tyre.centre[k] * xd.segment<3>(o + 3 + 3 * k);
+    for (int i = 0; i < 3; ++i) centreVelocity += tyre.centre[i] * xd.segment<3>(o + 3 + 3 * i);
     const TyreResponse r =
         tyreResponse(tyre, model_.road, WheelState{F.R, F.r, centreVelocity, halfCrossSum(x, xd, tyre.body)});
+    const int row = tangentRowOfTyre_[k];
+    if (tangent) {
+      tangent->stiffness.segment<3>(row).setZero();
+      tangent->damping.segment<3>(row).setZero();
+    }
     if (r.Fz == 0.0) continue;
     // The force at the contact point, a point of the wheel: its body coordinates weight the axes.
     const Vec3 p = F.R.transpose() * (r.point - F.r);
     Q.segment<3>(o) += r.force;
-    for (int k = 0; k < 3; ++k) Q.segment<3>(o + 3 + 3 * k) += p[k] * r.force + 0.5 * r.moment.cross(F.R.col(k));
+    for (int i = 0; i < 3; ++i) Q.segment<3>(o + 3 + 3 * i) += p[i] * r.force + 0.5 * r.moment.cross(F.R.col(i));
+    if (!tangent) continue;
+    // The contact point's displacement along n, e_x and e_y: a^T [I, p_x I, p_y I, p_z I].
+    const Vec3 directions[3] = {r.normal, r.longitudinal, r.lateral};
+    for (int d = 0; d < 3; ++d) {
+      double* value = tangent->gradients.value.data() + tangent->gradients.rowStart[row + d];
+      for (int i = 0; i < 4; ++i)
+        Eigen::Map<Vec3>(value + 3 * i) = (i == 0 ? 1.0 : p[i - 1]) * directions[d];
+    }
+    tangent->stiffness[row] = tyre.radialStiffness;
+    tangent->damping.segment<3>(row) << tyre.radialDamping, longitudinalSlipStiffness(tyre.mf, r.Fz) / r.speed,
+        corneringStiffness(tyre.mf, r.Fz) / r.speed;
   }
 }
 

@@ -1,14 +1,12 @@
 // Air springs (polytropic gas on an effective area) and leaf springs (a linear spring with
 // smoothed interleaf friction) on the point spring-damper: forces and rates computed by hand,
-// the energy's slope, a bottomed-out air spring's error, and the global formulation's refusal
-// of both without finite differences (docs/vehicles.md).
+// the energy's slope and a bottomed-out air spring's error (docs/vehicles.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "articula/core/error.hpp"
 #include "articula/dynamics/force_elements.hpp"
-#include "articula/dynamics/global.hpp"
 #include "articula/io/yaml_model.hpp"
 
 namespace articula {
@@ -108,40 +106,6 @@ TEST(LeafSpring, SlowCycleIsAHysteresisLoopOfTwiceTheFrictionForce) {
   s.damping = 0.0;
   const double compressing = pointSpringTension(s, 0.38, -0.2).tau, extending = pointSpringTension(s, 0.38, 0.2).tau;
   EXPECT_NEAR(extending - compressing, 2 * 2e3, 2 * 2e3 * (1.0 - std::tanh(20.0)) + 1e-9);
-}
-
-}  // namespace ARTICULA_TEST_FILE
-}  // namespace articula
-
-namespace articula {
-namespace ARTICULA_TEST_FILE {  // this file's own names in a unity build: tests/CMakeLists.txt
-
-// The global formulation's analytic tangent takes point springs as linear: it refuses an air
-// spring or a leaf spring with friction, naming it, unless the tangent is by finite differences.
-TEST(AirSpring, GlobalAnalyticTangentRefusesItByName) {
-  for (const char* spring : {"{name: bag, type: air_spring, body_a: axle, body_b: ground, point_b: [0, 0, 0.8], "
-                             "area: 0.05, volume: 0.03, pressure: 5.0e+5, length: 0.3}",
-                             "{name: leaf, type: leaf_spring, body_a: axle, body_b: ground, point_b: [0, 0, 0.8], "
-                             "stiffness: 3.0e+5, rest_length: 0.4, interleaf_friction: {force: 1000, slip_velocity: 0.02}}"}) {
-    const Model model = parseModelYaml(std::string(R"(
-bodies:
-  - {name: axle, mass: 100, inertia: [1, 1, 1]}
-joints:
-  - {name: heave, type: prismatic, parent: ground, child: axle, axis: [0, 0, 1], q: 0.5}
-forces:
-  - )") + spring, "spring.yaml").build();
-    const std::string name = model.pointSprings[0].name;
-    try {
-      GlobalFormulation refused(model, {});
-      ADD_FAILURE() << name << " accepted";
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("spring '" + name + "'"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("--tangent finite-difference"), std::string::npos) << e.what();
-    }
-    AugmentedLagrangianOptions finiteDifference;
-    finiteDifference.finiteDifferenceTangent = true;
-    EXPECT_NO_THROW({ GlobalFormulation accepted(model, finiteDifference); }) << name;
-  }
 }
 
 }  // namespace ARTICULA_TEST_FILE

@@ -258,9 +258,9 @@ TEST(NaturalCoordinates, ConstraintDerivativesMatchFiniteDifferences) {
 
 // The natural generalised forces do the same virtual work as the tree's: G^T Q = tau_applied with
 // G = d x / d v (natural velocities of unit joint velocities), tau_applied the joint-space
-// applied forces (force elements and gravity) from RNEA. The spring gradients are the gradients
-// of the joint coordinates and spring lengths: G^T g is that coordinate's unit row or the length's
-// rate per joint velocity.
+// applied forces (force elements and gravity) from RNEA. The springs' tangent rows are the
+// gradients of the joint coordinates and spring lengths: G^T g is that coordinate's unit row or the
+// length's rate per joint velocity.
 TEST(NaturalCoordinates, GeneralisedForcesDoTheWorkOfTheTreeForces) {
   std::mt19937 gen(15);
   for (int bodies : {1, 2, 3, 5, 8, 13})
@@ -288,12 +288,12 @@ TEST(NaturalCoordinates, GeneralisedForcesDoTheWorkOfTheTreeForces) {
         G.col(k) = xdk;
       }
       Eigen::VectorXd Q(nc.size());
-      SparseRows springs = nc.springPattern();
-      nc.appliedForces(kTime, n.x, n.xd, s.q, Q, &springs);
+      NaturalCoordinates::TangentRows tangent = nc.tangentRows();
+      nc.appliedForces(kTime, n.x, n.xd, s.q, Q, &tangent);
       EXPECT_LT(infNorm(G.transpose() * Q - applied), 1e-10 * (1.0 + infNorm(applied)))
           << bodies << " bodies, seed " << seed;
       // Spring rows: joint springs first (unit rows of their coordinate), then point springs.
-      const Eigen::MatrixXd rows = springs.dense() * G;
+      const Eigen::MatrixXd rows = tangent.gradients.dense() * G;
       int r = 0;
       for (const JointSpringDamper& js : model.jointSprings) {
         const Eigen::VectorXd unit = Eigen::VectorXd::Unit(model.nv, model.joints[js.joint].iv + js.dof);

@@ -10,8 +10,12 @@
 // with the same factorisation. K and C are, as AugmentedLagrangianOptions::finiteDifferenceTangent
 // says, either
 //  - analytic: the springs and dampers as in seed 001 eq. (31), (34), the second derivatives of the
-//    spring coordinates neglected; the tangent matrix is symmetric positive definite and factorised
-//    by CHOLMOD (linalg/sparse_cholesky.hpp), its upper triangle stored; or
+//    spring coordinates neglected, with the slopes of their tension (bump stops, damping curves,
+//    air springs, friction), and the tyres' radial spring-damper and slip forces linearised at
+//    zero slip (NaturalCoordinates::TangentRows, the terms SpringDamperTangent gives the hybrid
+//    formulation); the tangent matrix is symmetric (positive definite while the slopes are
+//    positive) and factorised by CHOLMOD
+//    (linalg/sparse_cholesky.hpp), its upper triangle stored; or
 //  - finite differences of all applied forces, K = -dQ/dx and C = -dQ/dx-dot (seed 004 eq.
 //    (52)-(53); dynamics/natural_force_derivatives.hpp: columns grouped by the force elements'
 //    structure, in parallel, the same bits for every thread count); the tangent matrix is then
@@ -76,7 +80,7 @@ class GlobalFormulation final : public Index3Problem {
 
  private:
   void buildTangentPattern();
-  /// Q, Phi, Phi_x, nu and the spring gradients at (t, xq_, xv_).
+  /// Q, Phi, Phi_x, nu and the tangent rows at (t, xq_, xv_).
   void evaluate(double t);
   /// Writes M + mix [gamma h C + beta h^2 (K + Phi_x^T alpha Phi_x)] into the factor's values.
   void assembleTangent(double constraintWeight, double stiffnessWeight, double dampingWeight);
@@ -95,16 +99,17 @@ class GlobalFormulation final : public Index3Problem {
   StructuralParameters p_;
   NaturalCoordinates natural_;
   Workspace ws_;
-  SparseRows J_, springs_;  // springs_: the spring coordinates' gradients, analytic tangent only
+  SparseRows J_;
+  NaturalCoordinates::TangentRows tangentRows_;  ///< K and C of the analytic tangent (no rows otherwise)
   std::unique_ptr<NaturalForceDerivatives> derivatives_;  ///< with finiteDifferenceTangent only
   SparseCholesky cholesky_;                               // the analytic tangent matrix (upper triangle)
   SparseLu lu_;                                           // the finite-difference one (every entry)
-  // Tangent pattern: M's entries (constant values); for every row of J_ and springs_, the value
+  // Tangent pattern: M's entries (constant values); for every row of J_ and tangentRows_, the value
   // index of each product pair of its entries (upper triangle) and, stored whole, of its mirror
   // image below the diagonal; the value index of each entry of K and C (finite differences).
   Eigen::VectorXd massValues_;
-  std::vector<int> constraintPairStart_, constraintPairIndex_, constraintPairMirror_, springPairStart_,
-      springPairIndex_, derivativeIndex_;
+  std::vector<int> constraintPairStart_, constraintPairIndex_, constraintPairMirror_, tangentPairStart_,
+      tangentPairIndex_, derivativeIndex_;
   // Memory between steps (saved in restart files).
   Eigen::VectorXd X_, Xd_, Xdd_, accelerationLike_, lambda_, jointState_;
   // Buffers.

@@ -110,17 +110,30 @@ class NaturalCoordinates {
   SparseRows jacobianPattern() const;
 
   // --- Applied forces --------------------------------------------------------------------------
-  /// Generalised forces Q of gravity, springs, dampers and loads at (t, x, x-dot); joint angles are
-  /// read on the branch of qNear (joint springs). Also, when `springs` is given, the gradients of
-  /// the springs' coordinates (joint coordinate or length; pattern of springPattern()): with them
-  /// K = sum k g g^T and C = sum c g g^T (seed 001 eq. (31), (34): second derivatives of the
-  /// coordinates neglected); the coefficients are springStiffness() and springDamping().
-  /// Throws articula::Error naming a point spring whose end points coincide with a positive rest length.
+  /// The rows g_r of the analytic tangent's K and C (seed 001 eq. (31), (34), second derivatives
+  /// of the coordinates neglected): K = sum_r k_r g_r g_r^T and C = sum_r c_r g_r g_r^T, with the
+  /// coefficients of the current state. In this order:
+  ///  - one row per joint spring-damper (the gradient of its joint coordinate; k and c its
+  ///    stiffness and damping) and per point spring-damper (the gradient of its length; k and c
+  ///    the slopes of its tension: bump stop, damping curve, air spring and friction included);
+  ///    elements that cannot have a slope (all coefficients zero) have none;
+  ///  - three per tyre: the contact point of the wheel moved along the road normal (k and c the
+  ///    radial spring-damper), along the longitudinal and along the lateral direction (c = K_x / V
+  ///    and K_y / V: the slip forces linearised at zero slip), all zero off the road; as
+  ///    SpringDamperTangent in joint coordinates (spring_damper_tangent.hpp).
+  struct TangentRows {
+    SparseRows gradients;
+    Eigen::VectorXd stiffness, damping;  ///< k_r, c_r
+  };
+  /// The rows' pattern, values zero.
+  TangentRows tangentRows() const;
+  /// Generalised forces Q of gravity, springs, dampers, loads and tyres at (t, x, x-dot); joint
+  /// angles are read on the branch of qNear (joint springs). Also, when `tangent` is given, the
+  /// tangent rows at that state.
+  /// Throws articula::Error naming a point spring whose end points coincide with a positive rest
+  /// length, or a tyre whose wheel lies flat.
   void appliedForces(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& xd, const Eigen::VectorXd& qNear,
-                     Eigen::VectorXd& Q, SparseRows* springs = nullptr) const;
-  SparseRows springPattern() const;
-  const Eigen::VectorXd& springStiffness() const { return springStiffness_; }
-  const Eigen::VectorXd& springDamping() const { return springDamping_; }
+                     Eigen::VectorXd& Q, TangentRows* tangent = nullptr) const;
   /// What one applied force element reads and writes (gravity, constant, is none): the entries of
   /// Q it adds to (elsewhere it adds exact zeros) and the entries of x and x-dot it depends on.
   struct ForceSupport {
@@ -146,8 +159,9 @@ class NaturalCoordinates {
   std::vector<std::string> constraintSources_;
   std::vector<Coordinate> jointSpringCoordinates_, jointLoadCoordinates_;
   std::vector<Form> pointSpringForms_;  // |d|^2 / 2 of each point spring
-  Eigen::VectorXd springStiffness_, springDamping_;
-  std::vector<int> springRowOfJointSpring_, springRowOfPointSpring_;  // -1: no K/C row
+  // Tangent rows: of each joint and point spring (-1: none), and the first of each tyre's three.
+  std::vector<int> tangentRowOfJointSpring_, tangentRowOfPointSpring_, tangentRowOfTyre_;
+  int tangentRowCount_ = 0;
 };
 
 }  // namespace articula
