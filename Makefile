@@ -47,11 +47,13 @@ SANITIZER_BUILD = scripts/install-deps.sh clang libclang-rt-14-dev && \
 
 # The whole suite under the sanitizers, but for the tests labelled heavy (whole optimisations of
 # the examples and long formulation sweeps, whose code the smaller tests run too:
-# ARTICULA_HEAVY_TESTS in tests/CMakeLists.txt).
+# ARTICULA_HEAVY_TESTS in tests/CMakeLists.txt) and the browser test (its subject is the page's
+# JavaScript in Chromium; the C++ that writes the page runs under the sanitizers in the
+# animation tests).
 test-asan: deps
 	$(SANITIZER_BUILD)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE heavy
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE 'heavy|browser'
 
 # The whole suite under ThreadSanitizer: the race check for the parallel code paths (manual,
 # not in CI): the OpenMP finite-difference tangent, which the ForceDerivatives tests run on 2
