@@ -551,8 +551,7 @@ NaturalCoordinates::NaturalCoordinates(const Model& model)
     f.scale = 0.5;
     f.finish();
     pointSpringForms_.push_back(std::move(f));
-    const bool slopes = s.stiffness != 0.0 || s.damping != 0.0 || s.hasDampingCurve() || s.hasBumpStop() ||
-                        s.hasAirSpring() || s.hasFriction();
+    const bool slopes = s.stiffness != 0.0 || s.damping != 0.0 || !s.isLinear();
     tangentRowOfPointSpring_.push_back(slopes ? tangentRowCount_++ : -1);
   }
   for (std::size_t k = 0; k < model.tyres.size(); ++k) {
@@ -940,8 +939,7 @@ void NaturalCoordinates::appliedForces(double t, const Eigen::VectorXd& x, const
         Eigen::Map<Vec3>(value + 3 * i) = (i == 0 ? 1.0 : p[i - 1]) * directions[d];
     }
     tangent->stiffness[row] = tyre.radialStiffness;
-    tangent->damping.segment<3>(row) << tyre.radialDamping, longitudinalSlipStiffness(tyre.mf, r.Fz) / r.speed,
-        corneringStiffness(tyre.mf, r.Fz) / r.speed;
+    tangent->damping.segment<3>(row) = tyreTangentDamping(tyre, r);
   }
 }
 

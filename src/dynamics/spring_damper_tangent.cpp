@@ -106,9 +106,7 @@ void SpringDamperTangent::evaluate(const Workspace& ws, const Eigen::VectorXd& q
     Mat3 axes;
     axes << r.normal, r.longitudinal, r.lateral;
     projectPointColumns(axes, r.point, cols, n);
-    // C's weights along n, e_x and e_y.
-    const Vec3 damping(t.radialDamping, longitudinalSlipStiffness(t.mf, r.Fz) / r.speed,
-                       corneringStiffness(t.mf, r.Fz) / r.speed);
+    const Vec3 damping = tyreTangentDamping(t, r);  // C's weights along n, e_x and e_y
     for (int j = 0; j < n; ++j) {  // upper triangle, as addSpringDamper
       const double kj = t.radialStiffness * s_(0, j);
       const Vec3 cj = damping.cwiseProduct(s_.col(j));

@@ -133,6 +133,11 @@ TyreResponse tyreResponse(const Tyre& tyre, const Road& road, const WheelState& 
   return out;
 }
 
+Vec3 tyreTangentDamping(const Tyre& tyre, const TyreResponse& r) {
+  return {tyre.radialDamping, longitudinalSlipStiffness(tyre.mf, r.Fz) / r.speed,
+          corneringStiffness(tyre.mf, r.Fz) / r.speed};
+}
+
 double tyreEnergy(const Tyre& tyre, const Road& road, const Mat3& rotation, const Vec3& origin) {
   const Contact c = contactGeometry(tyre, road, rotation, origin);
   if (!c.road.touching) return 0.0;

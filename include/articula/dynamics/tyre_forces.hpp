@@ -47,6 +47,11 @@ struct TyreResponse {
 /// centre below the road surface is pushed up by the radial spring continued beyond R0.
 TyreResponse tyreResponse(const Tyre& tyre, const Road& road, const WheelState& wheel);
 
+/// The dampings of the tyre's linearised tangent along n, e_x and e_y for a response in contact:
+/// the radial damping, and the slip forces' slopes at zero slip over the slip denominator,
+/// K_x / V and K_y / V (the analytic tangents of the hybrid and global formulations).
+Vec3 tyreTangentDamping(const Tyre& tyre, const TyreResponse& r);
+
 /// Elastic energy of the radial spring, k (R0 - rho)^2 / 2 in contact.
 double tyreEnergy(const Tyre& tyre, const Road& road, const Mat3& rotation, const Vec3& origin);
 
