@@ -3,6 +3,8 @@
 // accelerations() evaluation of the acceleration-level DCA (dca), next to the articulated-body
 // algorithm (aba); the assembly tree's depth is reported as a counter. All include evaluating the
 // (empty) force elements; aba and hdca take their planar kernels on the planar chain, dca stays 6D.
+// The *_serial_tree rows run one thread on the serial assembly tree (serialPairing), the others on
+// the balanced one.
 // HdcaLoops/ReferenceLoops: the same on the N-four-bar's closed loops; Kinematics: the serial
 // position recursion alone; TeamRun/TeamBarrier: the fixed costs of the two-thread columns (a run
 // of a two-member thread team that does nothing, and one barrier), which depend on how far apart
@@ -28,16 +30,16 @@ void Aba(benchmark::State& state, bool spatial) {
   benchmarkAccelerations(state, model, *aba);
 }
 
-void Dca(benchmark::State& state, bool spatial, int threads) {
+void Dca(benchmark::State& state, bool spatial, int threads, PairingPolicy pairing = balancedPairing) {
   const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
-  DcaFormulation dca(model, DcaOptions{threads});
+  DcaFormulation dca(model, DcaOptions{threads, pairing});
   benchmarkAccelerations(state, model, dca);
   state.counters["depth"] = dca.tree().depth();
 }
 
-void HdcaHamilton(benchmark::State& state, bool spatial, int threads) {
+void HdcaHamilton(benchmark::State& state, bool spatial, int threads, PairingPolicy pairing = balancedPairing) {
   const Model model = makeChain(static_cast<int>(state.range(0)), spatial);
-  Hdca hdca(model, HdcaOptions{threads});
+  Hdca hdca(model, HdcaOptions{threads, pairing});
   Eigen::VectorXd p(model.nv), v(model.nv), pdot(model.nv);
   hdca.momenta(model.q0, Eigen::VectorXd::Constant(model.nv, 0.1), p);
   for (auto _ : state) {
@@ -67,11 +69,15 @@ BENCHMARK_CAPTURE(Dca, chain_1thread, false, 1) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Dca, chain_2threads, false, 2) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(HdcaHamilton, chain_1thread, false, 1) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(HdcaHamilton, chain_2threads, false, 2) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(Dca, chain_serial_tree, false, 1, serialPairing) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(HdcaHamilton, chain_serial_tree, false, 1, serialPairing) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Aba, spatial, true) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Dca, spatial_1thread, true, 1) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(Dca, spatial_2threads, true, 2) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(HdcaHamilton, spatial_1thread, true, 1) ARTICULA_DC_SIZES;
 BENCHMARK_CAPTURE(HdcaHamilton, spatial_2threads, true, 2) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(Dca, spatial_serial_tree, true, 1, serialPairing) ARTICULA_DC_SIZES;
+BENCHMARK_CAPTURE(HdcaHamilton, spatial_serial_tree, true, 1, serialPairing) ARTICULA_DC_SIZES;
 
 // Closed loops: the IFToMM A02 N-four-bar (N loops, 2N + 1 bodies): one HDCA evaluation (a full
 // sweep plus one right-hand-side sweep per constraint row, rows = 5 N) against one evaluation of

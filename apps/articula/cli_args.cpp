@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "articula/dynamics/assembly_tree.hpp"
 #include "articula/simulate/option_names.hpp"
 
 namespace articula::cli {
@@ -77,6 +78,9 @@ simulate options:
   --threads N            threads of the finite-difference tangent, of dca, hdca and distributed;
                          with 2 or more, the hybrid formulation's analytic K and C are computed
                          alongside its forces (default 1; same results for every N)
+  --assembly-tree KIND   dca and hdca: balanced (default; the threads share its subtrees, depth
+                         about log2 n) or serial (one join per tier: the fastest on one thread,
+                         no parallel speed-up; results differ from balanced by round-off)
   --subsystems N         distributed formulation: split the bodies into N balanced connected
                          subsystems (default: the model's 'subsystems', else one); under
                          mpirun -np P (P <= subsystems) they spread over the P ranks, rank 0
@@ -227,6 +231,12 @@ bool runOption(Args& args, Command& c, const std::string& a) {
         asUsageError([&] { return finiteDifferenceTangentFromName(args.value(a)); });
   else if (a == "--threads")
     c.options.augmentedLagrangian.derivatives.threads = args.wholeNumber(a, 1, 1024);
+  else if (a == "--assembly-tree")
+    c.options.assemblyTree = asUsageError([&] {
+      const std::string name = args.value(a);
+      pairingPolicy(name);  // rejects an unknown name here, as a usage error
+      return name;
+    });
   else if (a == "--subsystems")
     c.options.subsystems = args.wholeNumber(a, 1, 1 << 20);
   else if (a == "--rtol")

@@ -108,6 +108,7 @@ struct RunArguments {
   std::string stabilization;
   bool assemble, stopAtSingularities;
   std::optional<int> subsystems;
+  std::string assemblyTree;
 };
 
 SimulationOptions runOptions(const RunArguments& a) {
@@ -133,6 +134,7 @@ SimulationOptions runOptions(const RunArguments& a) {
     if (*a.subsystems < 1) throw Error("subsystems must be at least 1 (got " + std::to_string(*a.subsystems) + ")");
     o.subsystems = *a.subsystems;
   }
+  o.assemblyTree = a.assemblyTree;
   return o;
 }
 
@@ -274,10 +276,10 @@ void bindSimulation(py::module_& m) {
       [](const ModelHandle& h, std::string formulation, std::string integrator, double tEnd, double dt,
          double outputDt, double rtol, double atol, double tStart, std::optional<double> basicParameter,
          std::optional<double> penalty, std::string tangent, int threads, std::string stabilization, bool assemble,
-         bool stopAtSingularities, std::optional<int> subsystems) {
+         bool stopAtSingularities, std::optional<int> subsystems, std::string assemblyTree) {
         return run(h, {std::move(formulation), std::move(integrator), tEnd, dt, outputDt, rtol, atol, tStart,
                        basicParameter, penalty, std::move(tangent), threads, std::move(stabilization), assemble,
-                       stopAtSingularities, subsystems});
+                       stopAtSingularities, subsystems, std::move(assemblyTree)});
       },
       py::arg("model"), py::kw_only(), py::arg("formulation") = d.formulation, py::arg("integrator") = d.integrator,
       py::arg("t_end") = d.tEnd, py::arg("dt") = d.integratorOptions.dt, py::arg("output_dt") = d.outputInterval,
@@ -287,6 +289,7 @@ void bindSimulation(py::module_& m) {
       py::arg("threads") = d.augmentedLagrangian.derivatives.threads,
       py::arg("stabilization") = std::string(stabilizationName(d.stabilization)), py::arg("assemble") = d.assemble,
       py::arg("stop_at_singularities") = d.stopAtSingularities, py::arg("subsystems") = py::none(),
+      py::arg("assembly_tree") = d.assemblyTree,
       R"(Simulates the model from its initial state (assembled first when it has constraints) and returns a
 SimulationResult. The arguments are those of `articula simulate` (articula --help):
 
@@ -305,6 +308,8 @@ assemble: run the initial assembly. stop_at_singularities: stop when a loop pass
     configuration (False: count them and go on).
 subsystems: the distributed formulation's number of subsystems (None: the model's partition, else one;
     docs/distributed.md).
+assembly_tree: dca's and hdca's assembly tree, 'balanced' (the threads share it) or 'serial' (the
+    fastest on one thread).
 
 Invalid options raise ValueError before the run starts. A failure during the run does not raise:
 the result has ok False, the error, and the samples up to the failure. The GIL is released during the

@@ -110,6 +110,7 @@ def test_every_formulation_and_integrator_is_accepted(four_bar):
     (dict(integrator="newmark", basic_parameter=0.5), "basic parameter"),
     (dict(threads=0), "threads must be at least 1"),
     (dict(formulation="distributed", subsystems=0), "subsystems must be at least 1"),
+    (dict(formulation="hdca", assembly_tree="deep"), "unknown assembly tree 'deep'"),
 ])
 def test_bad_options_raise_value_error(four_bar, options, message):
     with pytest.raises(ValueError, match=message):
@@ -125,6 +126,17 @@ def test_distributed_formulation_in_subsystems_matches_aba():
     split = articula.simulate(chain, formulation="distributed", subsystems=4, **options)
     assert split.ok and split.formulation == "distributed"
     assert np.max(np.abs(split.q - aba.q)) < 1e-9
+
+
+def test_serial_assembly_tree_matches_the_balanced_one():
+    # hdca on a spatial chain of 8 with either assembly tree (dynamics/assembly_tree.hpp): the same
+    # equations in another order, so the same motion to round-off over 0.2 s of rk4.
+    chain = articula.models.chain(8, spatial=True)
+    options = dict(formulation="hdca", integrator="rk4", dt=1e-3, t_end=0.2)
+    balanced = articula.simulate(chain, **options)
+    serial = articula.simulate(chain, assembly_tree="serial", **options)
+    assert balanced.ok and serial.ok
+    assert np.max(np.abs(serial.q - balanced.q)) < 1e-9
 
 
 def test_failed_run_keeps_samples_and_error():

@@ -101,6 +101,19 @@ AssemblyTiers balancedPairing(const std::vector<int>& parent) {
   return tiers;
 }
 
+AssemblyTiers serialPairing(const std::vector<int>& parent) {
+  AssemblyTiers tiers;
+  for (int j = static_cast<int>(parent.size()) - 1; j >= 1; --j)
+    if (parent[static_cast<std::size_t>(j)] > 0) tiers.push_back({j});
+  return tiers;
+}
+
+PairingPolicy pairingPolicy(std::string_view name) {
+  if (name == "balanced") return balancedPairing;
+  if (name == "serial") return serialPairing;
+  throw Error("unknown assembly tree '" + std::string(name) + "' (valid: balanced, serial)");
+}
+
 AssemblyTree::AssemblyTree(const Model& model, const PairingPolicy& policy) {
   const int n = model.bodyCount();
   std::vector<int> parent(static_cast<std::size_t>(n) + 1, 0);

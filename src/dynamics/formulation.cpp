@@ -157,7 +157,8 @@ std::unique_ptr<Formulation> makeFormulation(std::string_view name, const Model&
   if (name == "aba" || name == "crba" || name == "semi-recursive" || name == "dca") {
     checkTopology(name, model);
     if (name == "aba") return std::make_unique<AbaFormulation>(model);
-    if (name == "dca") return std::make_unique<DcaFormulation>(model, DcaOptions{options.threads});
+    if (name == "dca")
+      return std::make_unique<DcaFormulation>(model, DcaOptions{options.threads, pairingPolicy(options.assemblyTree)});
     if (name == "semi-recursive") return std::make_unique<SemiRecursiveFormulation>(model);
     return std::make_unique<CrbaFormulation>(model);
   }

@@ -121,6 +121,8 @@ struct RunSetup {
 };
 
 RunSetup makeRunSetup(const Model& model, const SimulationOptions& options) {
+  if (options.assemblyTree != "balanced" && options.formulation != "dca" && options.formulation != "hdca")
+    throw Error("--assembly-tree applies to the dca and hdca formulations only, not to '" + options.formulation + "'");
   if (options.subsystems != 0 && options.formulation != "distributed")
     throw Error("--subsystems applies to the distributed formulation only, not to '" + options.formulation + "'");
   RunSetup setup;
@@ -134,6 +136,7 @@ RunSetup makeRunSetup(const Model& model, const SimulationOptions& options) {
   } else if (options.formulation == "hdca") {
     HdcaOptions ho;
     ho.threads = threads;
+    ho.pairing = pairingPolicy(options.assemblyTree);
     setup.formulation = options.formulation;
     setup.system = std::make_unique<HamiltonianForm>(model, ho, options.stabilization == Stabilization::Projection,
                                                      options.projectionTolerance);
@@ -141,6 +144,7 @@ RunSetup makeRunSetup(const Model& model, const SimulationOptions& options) {
     FormulationOptions fo;
     fo.threads = threads;
     fo.subsystems = options.subsystems;
+    fo.assemblyTree = options.assemblyTree;
     fo.communicator = options.communicator;
     if (options.stabilization == Stabilization::Baumgarte) {
       fo.baumgarteAlpha = options.baumgarteAlpha;
@@ -205,13 +209,13 @@ std::string runDescription(const SimulationOptions& o) {
   // The thread count and the column grouping of the finite-difference tangent leave the numbers
   // unchanged (bit for bit), so a run may resume with others.
   const AugmentedLagrangianOptions& al = o.augmentedLagrangian;
-  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d|%d|%a|%a|%a|%a|%a|%d|%d|%d",
+  std::snprintf(buf, sizeof buf, "%s|%s|%a|%a|%a|%a|%a|%a|%a|%a|%d|%a|%a|%a|%d|%d|%a|%a|%a|%a|%a|%d|%d|%d|%s",
                 o.formulation.c_str(), o.integrator.c_str(), o.integratorOptions.dt, o.integratorOptions.rtol,
                 o.integratorOptions.atol, o.integratorOptions.dtMin, o.integratorOptions.dtMax, o.tStart, o.tEnd,
                 o.outputInterval, static_cast<int>(o.stabilization), o.baumgarteAlpha, o.baumgarteBeta,
                 o.projectionTolerance, o.assemble ? 1 : 0, o.stopAtSingularities ? 1 : 0, o.basicParameter, al.penalty,
                 al.newtonTolerance, al.constraintTolerance, al.projectionTolerance, al.maxIterations,
-                al.finiteDifferenceTangent ? 1 : 0, o.subsystems);
+                al.finiteDifferenceTangent ? 1 : 0, o.subsystems, o.assemblyTree.c_str());
   return buf;
 }
 

@@ -27,6 +27,8 @@ expected="formulation 'hdca' is in ODE form"; expect_usage simulate "$root/model
 expected="--subsystems needs a whole number"; expect_usage simulate "$root/models/pendulum.yaml" --formulation distributed --subsystems 0 --out "$out/b" --quiet
 expected="--subsystems applies to the distributed formulation only, not to 'aba'"; expect_usage simulate "$root/models/pendulum.yaml" --formulation aba --subsystems 2 --out "$out/b" --quiet
 expected="cannot split 1 body into 3 subsystems (1 to 1)"; expect_usage simulate "$root/models/pendulum.yaml" --formulation distributed --subsystems 3 --out "$out/b" --quiet
+expected="unknown assembly tree 'deep' (valid: balanced, serial)"; expect_usage simulate "$root/models/pendulum.yaml" --formulation hdca --assembly-tree deep --out "$out/b" --quiet
+expected="--assembly-tree applies to the dca and hdca formulations only, not to 'aba'"; expect_usage simulate "$root/models/pendulum.yaml" --formulation aba --assembly-tree serial --out "$out/b" --quiet
 test ! -e "$out/b"
 expected="cannot open the model file"; expect_usage info "$out/missing.yaml"
 # The help is read from a variable: under pipefail, `articula --help | grep -q` fails when grep

@@ -25,9 +25,9 @@ double relativeError(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 
 // The ABA formulation's accelerations (force elements included) and DCA's, at the model's
 // initial state and t = 0.3.
-double dcaVersusAba(const Model& model, int threads = 1) {
+double dcaVersusAba(const Model& model, int threads = 1, const PairingPolicy& pairing = balancedPairing) {
   auto aba = makeFormulation("aba", model);
-  DcaFormulation dca(model, DcaOptions{threads});
+  DcaFormulation dca(model, DcaOptions{threads, pairing});
   Eigen::VectorXd expected(model.nv), actual(model.nv);
   aba->accelerations(0.3, model.q0, model.v0, expected);
   dca.accelerations(0.3, model.q0, model.v0, actual);
@@ -86,6 +86,20 @@ TEST(Dca, AgreesWithAbaOnChains) {
 
 TEST(Dca, AgreesWithAbaOnAFloatingBase) { EXPECT_LT(dcaVersusAba(test_models::floatingBase()), 1e-12); }
 
+// The serial tree (assembly_tree.hpp) solves the same equations with other joins: every join
+// raked from the leaves, no lower handles. Same bounds as on the balanced tree.
+TEST(Dca, SerialTreeAgreesWithAba) {
+  for (int bodies : {1, 2, 5, 21, 64, 128})
+    for (unsigned seed = 0; seed < 3; ++seed)
+      EXPECT_LT(dcaVersusAba(test_models::randomTreeWithForceElements(bodies, seed), 1, serialPairing), 1e-9)
+          << bodies << " bodies, seed " << seed;
+  for (bool spatial : {false, true})
+    for (int links : {1, 2, 7, 64, 128})
+      EXPECT_LT(dcaVersusAba(makeChain(links, spatial), 1, serialPairing), 1e-9)
+          << links << " links, spatial " << spatial;
+  EXPECT_LT(dcaVersusAba(test_models::floatingBase(), 1, serialPairing), 1e-12);
+}
+
 // The joint forces of the disassembly are the forces RNEA transmits across each joint for the
 // same accelerations (RBDA table 5.1, gravity as a base acceleration in both), about the child
 // body's origin in world axes.
@@ -112,20 +126,21 @@ TEST(Dca, JointForcesEqualInverseDynamics) {
 }
 
 TEST(Dca, OneTwoAndThreeThreadsGiveIdenticalBits) {
-  for (const Model& model : {test_models::randomTreeWithForceElements(128, 3), makeChain(200, true)}) {
-    DcaFormulation serial(model, DcaOptions{1});
-    Eigen::VectorXd a(model.nv), b(model.nv);
-    serial.accelerations(0.1, model.q0, model.v0, a);
-    for (int threads : {2, 3}) {
-      DcaFormulation parallel(model, DcaOptions{threads});
-      parallel.accelerations(0.1, model.q0, model.v0, b);
-      for (int k = 0; k < model.nv; ++k) ASSERT_EQ(a[k], b[k]) << "coordinate " << k << ", " << threads << " threads";
-      for (int i = 1; i <= model.bodyCount(); ++i)
-        for (int r = 0; r < 6; ++r)
-          ASSERT_EQ(serial.jointForces()[static_cast<std::size_t>(i)][r],
-                    parallel.jointForces()[static_cast<std::size_t>(i)][r]);
+  for (const Model& model : {test_models::randomTreeWithForceElements(128, 3), makeChain(200, true)})
+    for (const PairingPolicy& pairing : {PairingPolicy(balancedPairing), PairingPolicy(serialPairing)}) {
+      DcaFormulation serial(model, DcaOptions{1, pairing});
+      Eigen::VectorXd a(model.nv), b(model.nv);
+      serial.accelerations(0.1, model.q0, model.v0, a);
+      for (int threads : {2, 3}) {
+        DcaFormulation parallel(model, DcaOptions{threads, pairing});
+        parallel.accelerations(0.1, model.q0, model.v0, b);
+        for (int k = 0; k < model.nv; ++k) ASSERT_EQ(a[k], b[k]) << "coordinate " << k << ", " << threads << " threads";
+        for (int i = 1; i <= model.bodyCount(); ++i)
+          for (int r = 0; r < 6; ++r)
+            ASSERT_EQ(serial.jointForces()[static_cast<std::size_t>(i)][r],
+                      parallel.jointForces()[static_cast<std::size_t>(i)][r]);
+      }
     }
-  }
 }
 
 TEST(Dca, NonFiniteStateIsReportedWithTheJoint) {
@@ -195,6 +210,30 @@ TEST(AssemblyTree, RandomTreesAreShallowAndWellFormed) {
       for (int i = 1; i <= bodies; ++i) branching = std::max(branching, children[static_cast<std::size_t>(i)]);
       EXPECT_LE(tree.depth(), ceilLog2(bodies) + branching) << bodies << " bodies, seed " << seed;
     }
+}
+
+// The serial policy joins one complete subtree per tier (a rake, or a compress of a body's last
+// branch), and the depth is the number of joints not on the ground; on a chain no node keeps a
+// lower handle.
+TEST(AssemblyTree, SerialPairingJoinsCompleteSubtreesOnly) {
+  for (int bodies : {1, 2, 16, 128})
+    for (unsigned seed = 0; seed < 3; ++seed) {
+      const Model model = test_models::randomTree(bodies, seed).build();
+      const AssemblyTree tree(model, serialPairing);
+      expectWellFormed(model, tree);
+      int groundBodies = 0;
+      for (int i = 1; i <= bodies; ++i) groundBodies += model.parent(i) == 0;
+      EXPECT_EQ(tree.depth(), bodies - groundBodies) << bodies << " bodies, seed " << seed;
+      for (int k = tree.tierBegin(1); k < tree.tierEnd(tree.tierCount() - 1); ++k) {
+        const int second = tree.nodes()[static_cast<std::size_t>(k)].second;
+        EXPECT_FALSE(tree.nodes()[static_cast<std::size_t>(second)].hasDownHandle) << "node " << k;
+      }
+    }
+  const Model chain = makeChain(16, true);
+  const AssemblyTree tree(chain, serialPairing);
+  EXPECT_EQ(tree.depth(), 15);
+  for (const AssemblyNode& node : tree.nodes())
+    if (node.joint > 0) EXPECT_FALSE(node.hasDownHandle) << "joint " << node.joint;
 }
 
 TEST(AssemblyTree, RejectsPoliciesThatBreakTheShape) {

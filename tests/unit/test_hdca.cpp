@@ -69,7 +69,7 @@ struct Comparison {
 
 // HDCA's (v, pdot) at (t, q, p(q, v)) against v and the momentum rate M vdot + Mdot v from ABA's
 // accelerations (force elements included), at the model's initial state and t = 0.3.
-Comparison hdcaVersusAba(const Model& model, int threads = 1) {
+Comparison hdcaVersusAba(const Model& model, int threads = 1, const PairingPolicy& pairing = balancedPairing) {
   const Eigen::VectorXd& q = model.q0;
   const Eigen::VectorXd& v = model.v0;
   auto aba = makeFormulation("aba", model);
@@ -80,7 +80,7 @@ Comparison hdcaVersusAba(const Model& model, int threads = 1) {
   massMatrix(model, ws, q, M);
   const Eigen::VectorXd expectedRate = M * vdot + massMatrixRate(model, q, v);
 
-  Hdca hdca(model, HdcaOptions{threads});
+  Hdca hdca(model, HdcaOptions{threads, pairing});
   Eigen::VectorXd p(model.nv), vOut(model.nv), pdot(model.nv);
   hdca.momenta(q, v, p);
   hdca.derivatives(0.3, q, p, vOut, pdot);
@@ -128,6 +128,29 @@ TEST(Hdca, AgreesWithAbaOnChainsAndAFloatingBase) {
   EXPECT_LT(c.momentumRate, 1e-9);
 }
 
+// The serial tree (assembly_tree.hpp): the same bounds as the balanced one, on random trees with
+// force elements, the chains of the test above and the floating base.
+TEST(Hdca, SerialTreeAgreesWithAba) {
+  for (int bodies : {1, 2, 5, 21, 64, 128})
+    for (unsigned seed = 0; seed < 3; ++seed) {
+      const Comparison c = hdcaVersusAba(test_models::randomTreeWithForceElements(bodies, seed), 1, serialPairing);
+      EXPECT_LT(c.velocity, 1.0) << bodies << " bodies, seed " << seed;
+      EXPECT_LT(c.momentumRate, 1e-9) << bodies << " bodies, seed " << seed;
+    }
+  for (bool spatial : {false, true})
+    for (int links : {1, 7, 32, 64}) {
+      Model model = makeChain(links, spatial);
+      model.v0.setLinSpaced(-1.0, 1.0);
+      const double conditioning = std::numeric_limits<double>::epsilon() * conditionNumber(model);
+      const Comparison c = hdcaVersusAba(model, 1, serialPairing);
+      EXPECT_LT(c.velocity, 1.0) << links << " links, spatial " << spatial;
+      EXPECT_LT(c.momentumRate, std::max(1e-9, conditioning)) << links << " links, spatial " << spatial;
+    }
+  const Comparison c = hdcaVersusAba(test_models::floatingBase(), 1, serialPairing);
+  EXPECT_LT(c.velocity, 1.0);
+  EXPECT_LT(c.momentumRate, 1e-9);
+}
+
 // The two state maps are inverse to each other, and p(q, v) is M(q) v.
 TEST(Hdca, StateMapsAreInverse) {
   for (int bodies : {1, 6, 40, 128})
@@ -170,20 +193,21 @@ TEST(Hdca, JointMomentaAreSubtreeMomenta) {
 }
 
 TEST(Hdca, OneTwoAndThreeThreadsGiveIdenticalBits) {
-  for (const Model& model : {test_models::randomTreeWithForceElements(128, 3), makeChain(200, true)}) {
-    Hdca serial(model, HdcaOptions{1});
-    Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(model.nv, -2.0, 3.0);
-    Eigen::VectorXd v1(model.nv), v2(model.nv), pdot1(model.nv), pdot2(model.nv);
-    serial.derivatives(0.1, model.q0, p, v1, pdot1);
-    for (int threads : {2, 3}) {
-      Hdca parallel(model, HdcaOptions{threads});
-      parallel.derivatives(0.1, model.q0, p, v2, pdot2);
-      for (int k = 0; k < model.nv; ++k) {
-        ASSERT_EQ(v1[k], v2[k]) << "coordinate " << k << ", " << threads << " threads";
-        ASSERT_EQ(pdot1[k], pdot2[k]) << "coordinate " << k << ", " << threads << " threads";
+  for (const Model& model : {test_models::randomTreeWithForceElements(128, 3), makeChain(200, true)})
+    for (const PairingPolicy& pairing : {PairingPolicy(balancedPairing), PairingPolicy(serialPairing)}) {
+      Hdca serial(model, HdcaOptions{1, pairing});
+      Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(model.nv, -2.0, 3.0);
+      Eigen::VectorXd v1(model.nv), v2(model.nv), pdot1(model.nv), pdot2(model.nv);
+      serial.derivatives(0.1, model.q0, p, v1, pdot1);
+      for (int threads : {2, 3}) {
+        Hdca parallel(model, HdcaOptions{threads, pairing});
+        parallel.derivatives(0.1, model.q0, p, v2, pdot2);
+        for (int k = 0; k < model.nv; ++k) {
+          ASSERT_EQ(v1[k], v2[k]) << "coordinate " << k << ", " << threads << " threads";
+          ASSERT_EQ(pdot1[k], pdot2[k]) << "coordinate " << k << ", " << threads << " threads";
+        }
       }
     }
-  }
 }
 
 TEST(Hdca, RejectsBadThreadCountsAndNonFiniteStates) {

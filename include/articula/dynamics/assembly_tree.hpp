@@ -16,6 +16,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "articula/model/model.hpp"
@@ -45,6 +46,19 @@ using PairingPolicy = std::function<AssemblyTiers(const std::vector<int>& parent
 /// neighbours, so the depth is ceil(log2 n); a body with k branches below it costs up to k extra
 /// tiers (one rake per tier).
 AssemblyTiers balancedPairing(const std::vector<int>& parent);
+
+/// The serial policy: one join per tier, the bodies taken from the last to the first (children
+/// after their parents in a Model, so each is joined to the subassembly above it once everything
+/// below it is). The depth is n - 1 on a chain and no two joins can run at once, but every
+/// subassembly joined is a complete subtree, so on a chain no node has a lower handle (on a tree
+/// only a body's subassembly while some of its branches wait): each join updates Phi_11 alone
+/// (one product and one Gram product with the joint factor instead of three and two), and the
+/// sweep becomes an articulated-body recursion in mobility form. The cheapest tree for one thread.
+AssemblyTiers serialPairing(const std::vector<int>& parent);
+
+/// The policy of a name: "balanced" (balancedPairing) or "serial" (serialPairing). Throws
+/// articula::Error naming the valid ones for any other.
+PairingPolicy pairingPolicy(std::string_view name);
 
 class AssemblyTree {
  public:

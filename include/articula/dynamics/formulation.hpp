@@ -24,6 +24,8 @@ struct FormulationOptions {
   /// Threads of the formulations that run in parallel (dca: its thread team; distributed: OpenMP);
   /// results do not depend on it.
   int threads = 1;
+  /// dca's assembly tree (dynamics/assembly_tree.hpp): "balanced" or "serial".
+  std::string assemblyTree = "balanced";
   /// The distributed formulation: split the bodies into this many balanced connected subsystems
   /// (model/subsystems.hpp); 0 takes the model's `subsystems` partition, or one subsystem per tree
   /// on the ground when the model gives none.

@@ -33,6 +33,9 @@ struct SimulationOptions {
   /// The distributed formulation's subsystem count (FormulationOptions::subsystems; 0: the model's
   /// partition, or one subsystem).
   int subsystems = 0;
+  /// The assembly tree of dca and hdca (dynamics/assembly_tree.hpp): "balanced" (default; the
+  /// threads share it) or "serial" (the fastest on one thread).
+  std::string assemblyTree = "balanced";
   /// The distributed formulation across the ranks of this communicator (FormulationOptions::
   /// communicator); null: one process. Not part of runDescription: the numbers do not depend on it.
   const parallel::Communicator* communicator = nullptr;
