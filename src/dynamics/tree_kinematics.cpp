@@ -3,7 +3,21 @@
 namespace articula {
 
 TreePositions::TreePositions(const Model& model, const AssemblyTree& tree)
-    : model_(model), tree_(tree), relative_(tree.nodes().size()), jointChild_(tree.nodes().size()) {}
+    : model_(model),
+      tree_(tree),
+      relative_(tree.nodes().size()),
+      jointChild_(tree.nodes().size()),
+      relativeRead_(tree.nodes().size(), 0) {
+  // Parents come after their children in the node order: walk down from the roots. A join always
+  // reads rel(A); it reads rel(B) for its own rel(C) on a compress, so only when rel(C) is read.
+  const std::vector<AssemblyNode>& nodes = tree.nodes();
+  for (std::size_t k = nodes.size(); k-- > 0;) {
+    const AssemblyNode& n = nodes[k];
+    if (n.joint <= 0) continue;
+    relativeRead_[static_cast<std::size_t>(n.first)] = 1;
+    if (!n.rake && relativeRead_[k]) relativeRead_[static_cast<std::size_t>(n.second)] = 1;
+  }
+}
 
 void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule) {
   static const double zeros[6] = {0, 0, 0, 0, 0, 0};
@@ -19,8 +33,12 @@ void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSc
         const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
         const Transform& A = relative_[static_cast<std::size_t>(n.first)];
         Transform& child = jointChild_[static_cast<std::size_t>(k)];
-        child = ws.Xup[static_cast<std::size_t>(n.joint)] * A;
-        relative_[static_cast<std::size_t>(k)] = n.rake ? A : relative_[static_cast<std::size_t>(n.second)] * child;
+        if (n.first < tree_.tierEnd(0))
+          child = ws.Xup[static_cast<std::size_t>(n.joint)];  // A is a leaf: rel(A) = 1
+        else
+          child = ws.Xup[static_cast<std::size_t>(n.joint)] * A;
+        if (relativeRead_[static_cast<std::size_t>(k)])
+          relative_[static_cast<std::size_t>(k)] = n.rake ? A : relative_[static_cast<std::size_t>(n.second)] * child;
       },
       [&] {
         for (int root : tree_.roots()) {

@@ -93,26 +93,27 @@ TEST(TreeSchedule, PartitionsPerThread) {
 // The body poses as a prefix over the assembly tree (dynamics/tree_kinematics.hpp) equal the
 // serial recursion's to round-off (their products are taken in another order), on random trees
 // with every joint type and on a 200-link spatial chain, swept serially and on 2 threads
-// (bit-identical).
+// (bit-identical); on the balanced and the serial assembly trees.
 TEST(TreePositions, EqualTheSerialRecursion) {
-  for (const Model& model : {test_models::randomTree(60, 4).build(), makeChain(200, true)}) {
-    const AssemblyTree tree(model);
-    Workspace serial(model), swept(model), parallel(model);
-    updatePositions(model, serial, model.q0);
-    TreePositions positions(model, tree), positions2(model, tree);
-    positions.update(swept, model.q0, TreeSchedule(tree, 1));
-    const TreeSchedule two(tree, 2);
-    parallel::ThreadTeam team(2);
-    team.run([&] { positions2.update(parallel, model.q0, two); });
-    for (int i = 1; i <= model.bodyCount(); ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      EXPECT_LT((swept.X0[k].E - serial.X0[k].E).norm(), 1e-13) << model.name << " body " << i;
-      EXPECT_LT((swept.X0[k].r - serial.X0[k].r).norm(), 1e-12 * std::max(1.0, serial.X0[k].r.norm()))
-          << model.name << " body " << i;
-      EXPECT_EQ(swept.X0[k].E, parallel.X0[k].E) << model.name << " body " << i;
-      EXPECT_EQ(swept.X0[k].r, parallel.X0[k].r) << model.name << " body " << i;
+  for (const Model& model : {test_models::randomTree(60, 4).build(), makeChain(200, true)})
+    for (const PairingPolicy& pairing : {PairingPolicy(balancedPairing), PairingPolicy(serialPairing)}) {
+      const AssemblyTree tree(model, pairing);
+      Workspace serial(model), swept(model), parallel(model);
+      updatePositions(model, serial, model.q0);
+      TreePositions positions(model, tree), positions2(model, tree);
+      positions.update(swept, model.q0, TreeSchedule(tree, 1));
+      const TreeSchedule two(tree, 2);
+      parallel::ThreadTeam team(2);
+      team.run([&] { positions2.update(parallel, model.q0, two); });
+      for (int i = 1; i <= model.bodyCount(); ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        EXPECT_LT((swept.X0[k].E - serial.X0[k].E).norm(), 1e-13) << model.name << " body " << i;
+        EXPECT_LT((swept.X0[k].r - serial.X0[k].r).norm(), 1e-12 * std::max(1.0, serial.X0[k].r.norm()))
+            << model.name << " body " << i;
+        EXPECT_EQ(swept.X0[k].E, parallel.X0[k].E) << model.name << " body " << i;
+        EXPECT_EQ(swept.X0[k].r, parallel.X0[k].r) << model.name << " body " << i;
+      }
     }
-  }
 }
 
 }  // namespace ARTICULA_TEST_FILE

@@ -7,7 +7,9 @@
 // child(C) = Xup_j rel(A), and to its bottom body's, rel(C) = rel(B) child(C) when C's bottom is
 // B's (compress) and rel(A) when it stays A's (rake); at the roots X0 = Xup; down the tree B's
 // top body gets child(C) X0(A's top) (three products per join, one fewer than with rel(A)
-// alone). Every body is the top of its leaf, so every pose is set. The products differ from the
+// alone). A leaf's rel is the identity, so a join whose A is a leaf copies Xup_j for child(C),
+// and rel(C) is formed only where some join reads it (on the serial tree, none: two products
+// per body instead of four). Every body is the top of its leaf, so every pose is set. The products differ from the
 // serial recursion's order, so the poses agree with updatePositions to round-off, and are the
 // same bits for every thread count.
 #pragma once
@@ -32,6 +34,7 @@ class TreePositions {
   const AssemblyTree& tree_;
   std::vector<Transform> relative_;    // per node: from its top body's frame to its bottom body's
   std::vector<Transform> jointChild_;  // per node: from its top body's frame to its joint's child's
+  std::vector<char> relativeRead_;     // per node: a join above reads its relative_
 };
 
 }  // namespace articula
