@@ -22,7 +22,7 @@ GlobalFormulation::GlobalFormulation(const Model& model, const AugmentedLagrangi
   else
     tangentRows_ = natural_.tangentRows();
   buildTangentPattern();
-  massScale_ = natural_.largestMassEntry();
+  massScale_ = natural_.penaltyMassScale();
   for (Eigen::VectorXd* v :
        {&X_, &Xd_, &Xdd_, &accelerationLike_, &dz_, &xq_, &xv_, &xa_, &xqdd_, &vHat_, &aHat_, &r_, &Q_})
     *v = Eigen::VectorXd::Zero(n);

@@ -593,10 +593,13 @@ Eigen::MatrixXd NaturalCoordinates::denseMassMatrix() const {
   return M;
 }
 
-double NaturalCoordinates::largestMassEntry() const {
-  double m = 0.0;
-  for (int b = 1; b <= model_.bodyCount(); ++b) m = std::max(m, bodyMass_[b].diagonal().maxCoeff());
-  return m;
+double NaturalCoordinates::penaltyMassScale() const {
+  double mass = 0.0, entry = 0.0;
+  for (int b = 1; b <= model_.bodyCount(); ++b) {
+    mass = std::max(mass, bodyMass_[b](0, 0));
+    entry = std::max(entry, bodyMass_[b].diagonal().maxCoeff());
+  }
+  return mass > 0.0 ? mass : entry;
 }
 
 double NaturalCoordinates::kineticEnergy(const Eigen::VectorXd& xd) const {

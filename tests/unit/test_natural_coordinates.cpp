@@ -308,6 +308,27 @@ TEST(NaturalCoordinates, GeneralisedForcesDoTheWorkOfTheTreeForces) {
     }
 }
 
+// The automatic penalty's scale is the largest body mass, not the largest entry of M: a 100 kg
+// body whose frame origin lies 8 m from its centre of mass has the second moment 100 * 8^2 + its
+// own about the axes through the origin (6400 kg m^2 and more), which a unit of length in mm
+// would make 1e6 times larger, while its mass stays 100 kg.
+TEST(NaturalCoordinates, PenaltyScaleIsTheLargestBodyMass) {
+  ModelBuilder b;
+  BodySpec trailer;
+  trailer.name = "trailer", trailer.mass = 100.0, trailer.com = Vec3(8.0, 0, 0), trailer.inertia = Mat3::Identity();
+  BodySpec bar;
+  bar.name = "bar", bar.mass = 2.0, bar.inertia = 0.01 * Mat3::Identity();
+  b.addBody(trailer).addBody(bar);
+  JointSpec kingpin, pin;
+  kingpin.name = "kingpin", kingpin.type = JointType::Revolute, kingpin.parent = "ground", kingpin.child = "trailer";
+  pin.name = "pin", pin.type = JointType::Revolute, pin.parent = "trailer", pin.child = "bar";
+  b.addJoint(kingpin).addJoint(pin);
+  const Model model = b.build();
+  const NaturalCoordinates nc(model);
+  EXPECT_GT(nc.bodyMass(1).diagonal().maxCoeff(), 6400.0);
+  EXPECT_EQ(nc.penaltyMassScale(), 100.0);
+}
+
 TEST(NaturalCoordinates, UnsupportedCoordinatesAreRefusedNamingTheElement) {
   ModelBuilder b;
   BodySpec body;

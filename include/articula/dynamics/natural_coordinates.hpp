@@ -79,8 +79,12 @@ class NaturalCoordinates {
   void multiplyMass(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
   /// The whole mass matrix, dense (tests, inspection).
   Eigen::MatrixXd denseMassMatrix() const;
-  /// Largest diagonal entry of M (the scale of the automatic penalty).
-  double largestMassEntry() const;
+  /// The largest body mass (the scale of the global formulation's automatic penalty), or the
+  /// largest diagonal entry of M when every body is massless. Not the largest entry whatever it
+  /// is: the unit vectors' entries are second moments about the body's origin, which depend on
+  /// where the origin lies and on the unit of length (the truck's trailer, its origin at the
+  /// kingpin 7.6 m from its centre of mass, has 1.27e6 kg m^2 there against its 22 t).
+  double penaltyMassScale() const;
 
   // --- Maps to and from the tree's joint coordinates -----------------------------------------
   /// Natural positions and velocities of the state (q, v) by forward kinematics (leaves ws at

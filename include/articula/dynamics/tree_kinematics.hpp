@@ -9,9 +9,9 @@
 // top body gets child(C) X0(A's top) (three products per join, one fewer than with rel(A)
 // alone). A leaf's rel is the identity, so a join whose A is a leaf copies Xup_j for child(C),
 // and rel(C) is formed only where some join reads it (on the serial tree, none: two products
-// per body instead of four). Every body is the top of its leaf, so every pose is set. The products differ from the
-// serial recursion's order, so the poses agree with updatePositions to round-off, and are the
-// same bits for every thread count.
+// per body instead of four). Every body is the top of its leaf, so every pose is set. The
+// products differ from the serial recursion's order, so the poses agree with updatePositions to
+// round-off, and are the same bits for every thread count.
 #pragma once
 
 #include <vector>
