@@ -25,11 +25,13 @@
 namespace articula {
 
 struct AugmentedLagrangianOptions {
-  /// Penalty factor alpha. 0 (default): automatic, alpha = 1e4 * max diag M(q0) / (beta h^2), so
-  /// that the constraint block of the tangent matrix outweighs the inertia by about 1e4 whatever
-  /// the step: each multiplier update (and each projection pass) then shrinks the constraint
-  /// error about 1e4-fold, while alpha times the round-off of the constraint functions stays far
-  /// below the constraint forces (a ratio of 1e7 already made the multipliers noisy).
+  /// Penalty factor alpha. 0 (default): automatic, alpha = 1e4 * max diag M(q0) / (beta h^2)
+  /// (the global formulation takes the largest body mass for max diag M:
+  /// NaturalCoordinates::penaltyMassScale), so that the constraint block of the tangent matrix
+  /// outweighs the inertia by about 1e4 whatever the step: each multiplier update (and each
+  /// projection pass) then shrinks the constraint error about 1e4-fold, while alpha times the
+  /// round-off of the constraint functions stays far below the constraint forces (a ratio of 1e7
+  /// already made the multipliers noisy).
   double penalty = 0.0;
   /// Convergence of the Newton iteration: the correction it makes to the acceleration-like
   /// variable, |delta a|_inf <= newtonTolerance * (1 + |qdd|_inf) (relative, in m/s^2 or rad/s^2).
