@@ -232,8 +232,11 @@ TEST(AssemblyTree, SerialPairingJoinsCompleteSubtreesOnly) {
   const Model chain = makeChain(16, true);
   const AssemblyTree tree(chain, serialPairing);
   EXPECT_EQ(tree.depth(), 15);
-  for (const AssemblyNode& node : tree.nodes())
-    if (node.joint > 0) EXPECT_FALSE(node.hasDownHandle) << "joint " << node.joint;
+  for (const AssemblyNode& node : tree.nodes()) {
+    if (node.joint > 0) {
+      EXPECT_FALSE(node.hasDownHandle) << "joint " << node.joint;
+    }
+  }
 }
 
 TEST(AssemblyTree, RejectsPoliciesThatBreakTheShape) {
