@@ -57,12 +57,12 @@ void PlanarTreePoses::update(Workspace& ws, const Eigen::VectorXd& q, const Tree
         const Pose& A = relative_[static_cast<std::size_t>(n.first)];
         const Pose& joint = joint_[static_cast<std::size_t>(n.joint)];
         Pose& child = jointChild_[static_cast<std::size_t>(k)];
-        child = isLeaf(n.first) ? joint : compose(A, joint);
+        child = tree_.isLeaf(n.first) ? joint : compose(A, joint);
         if (n.rake)
           relative_[static_cast<std::size_t>(k)] = A;
         else
           relative_[static_cast<std::size_t>(k)] =
-              isLeaf(n.second) ? child : compose(child, relative_[static_cast<std::size_t>(n.second)]);
+              tree_.isLeaf(n.second) ? child : compose(child, relative_[static_cast<std::size_t>(n.second)]);
       },
       [&] {
         for (int root : tree_.roots()) {

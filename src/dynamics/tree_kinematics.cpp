@@ -33,7 +33,7 @@ void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSc
         const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
         const Transform& A = relative_[static_cast<std::size_t>(n.first)];
         Transform& child = jointChild_[static_cast<std::size_t>(k)];
-        if (n.first < tree_.tierEnd(0))
+        if (tree_.isLeaf(n.first))
           child = ws.Xup[static_cast<std::size_t>(n.joint)];  // A is a leaf: rel(A) = 1
         else
           child = ws.Xup[static_cast<std::size_t>(n.joint)] * A;

@@ -369,9 +369,10 @@ TEST(Truck, FiniteDifferenceTangentFollowsTheAnalyticOne) {
 // against its 22 t): the half-bars' constraints outweighed their inertia 1e9-fold and the run
 // failed at 0.91 s (with the benchmarks' Newton tolerance, 1e-6). Scaled to the largest body
 // mass (NaturalCoordinates::penaltyMassScale), it follows the hybrid run at 0.005 s: the
-// tractor's and trailer's centres within 1 cm over 1.5 s and 22 m (measured 1.9 mm). Not with HHT: in natural coordinates a wheel's spin (30 rad/s) is
-// an oscillation of its axes, which HHT's numerical damping slows, and the truck falls 0.17 m
-// behind in 1.5 s at 0.02 s steps (0.07 m at 0.01 s; docs/benchmarks.md, the truck's tables).
+// tractor's and trailer's centres within 1 cm over 1.5 s and 22 m (measured 1.9 mm). Not with
+// HHT: in natural coordinates a wheel's spin (30 rad/s) is an oscillation of its axes, which
+// HHT's numerical damping slows, and the truck falls 0.17 m behind in 1.5 s at 0.02 s steps
+// (0.07 m at 0.01 s; docs/benchmarks.md, the truck's tables).
 TEST(Truck, GlobalFormulationFollowsTheHybridOneAtTwoHundredthsOfASecond) {
   SimulationOptions options = test_models::runOptions("global", "trapezoidal", 0.02, 1.5);
   options.augmentedLagrangian.newtonTolerance = 1e-6;  // the benchmarks' tolerance

@@ -86,8 +86,8 @@ TEST(Dca, AgreesWithAbaOnChains) {
 
 TEST(Dca, AgreesWithAbaOnAFloatingBase) { EXPECT_LT(dcaVersusAba(test_models::floatingBase()), 1e-12); }
 
-// The serial tree (assembly_tree.hpp) solves the same equations with other joins: every join
-// raked from the leaves, no lower handles. Same bounds as on the balanced tree.
+// The serial tree (assembly_tree.hpp) solves the same equations with other joins: one complete
+// subtree joined per tier. Same bounds as on the balanced tree.
 TEST(Dca, SerialTreeAgreesWithAba) {
   for (int bodies : {1, 2, 5, 21, 64, 128})
     for (unsigned seed = 0; seed < 3; ++seed)

@@ -74,6 +74,8 @@ class AssemblyTree {
   int tierCount() const { return static_cast<int>(tierBegin_.size()) - 1; }
   int tierBegin(int tier) const { return tierBegin_[static_cast<std::size_t>(tier)]; }
   int tierEnd(int tier) const { return tierBegin_[static_cast<std::size_t>(tier) + 1]; }
+  /// Whether a node is a leaf (tier 0: node i - 1 is body i).
+  bool isLeaf(int node) const { return node < tierEnd(0); }
   /// Number of join tiers: the longest path from a leaf to a root.
   int depth() const { return tierCount() - 1; }
   /// One root node per body on the ground, ascending by that body's index.

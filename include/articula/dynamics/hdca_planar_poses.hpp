@@ -33,7 +33,6 @@ class PlanarTreePoses {
   };
   static Pose compose(const Pose& a, const Pose& b);
   Pose jointPose(int i, const double* q) const;
-  bool isLeaf(int node) const { return node < model_.bodyCount(); }  // tier 0: node i - 1 is body i
 
   const Model& model_;
   const AssemblyTree& tree_;
