@@ -152,6 +152,8 @@ AssemblyTree::AssemblyTree(const Model& model, const PairingPolicy& policy) {
       node.top = top;
       node.bottom = c.bottom(top);
       node.hasDownHandle = !c.below(top).empty();
+      articulated_ = articulated_ && !nodes_[static_cast<std::size_t>(node.second)].hasDownHandle &&
+                     nodes_[static_cast<std::size_t>(node.first)].top == parent[static_cast<std::size_t>(j)];
       nodeOf[static_cast<std::size_t>(top)] = static_cast<int>(nodes_.size());
       nodes_.push_back(node);
     }

@@ -32,6 +32,10 @@ BasicHandleAssembly<Scalar, Space>::BasicHandleAssembly(const Model& model, cons
     axisSign_[idx] = static_cast<Scalar>(sign);
     if (axis_[idx]) S_[idx](0, 0) = axisSign_[idx];  // constant: leaf() leaves it
   }
+  if (tree_.articulated()) {
+    articulated_.emplace(model, tree_);
+    return;
+  }
   eq_.resize(tree_.nodes().size());
   rootJoint_.resize(tree_.roots().size());
   auto size = [&](JointElimination& el, int joint) {
@@ -57,6 +61,10 @@ template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::leaf(const Workspace& ws, int i) {
   const auto idx = static_cast<std::size_t>(i);
   if (!axis_[idx]) Space::subspace(model_, ws, i, S_[idx]);
+  if (articulated_) {
+    articulated_->leaf(ws, i, S_[idx]);
+    return;
+  }
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.phi11 = Space::template leafMobility<Scalar>(model_, ws, i, inverseCentralInertia_[idx]);
   eq.b1.setZero();
@@ -65,6 +73,10 @@ void BasicHandleAssembly<Scalar, Space>::leaf(const Workspace& ws, int i) {
 
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::setLeafForce(int i, const V& force) {
+  if (articulated_) {
+    articulated_->setLeafForce(i, force);
+    return;
+  }
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.b1.noalias() = eq.phi11 * force;
   eq.b2 = eq.b1;
@@ -72,6 +84,10 @@ void BasicHandleAssembly<Scalar, Space>::setLeafForce(int i, const V& force) {
 
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::clearLeafForce(int i) {
+  if (articulated_) {
+    articulated_->clearLeafForce(i);
+    return;
+  }
   NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   eq.b1.setZero();
   eq.b2.setZero();
@@ -79,6 +95,7 @@ void BasicHandleAssembly<Scalar, Space>::clearLeafForce(int i) {
 
 template <class Scalar, class Space>
 typename BasicHandleAssembly<Scalar, Space>::V BasicHandleAssembly<Scalar, Space>::leafMotion(int i) const {
+  if (articulated_) return articulated_->bodyMotion(i);
   const NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
   V m = eq.b1;
   m.noalias() += eq.phi11 * (eq.f1 + eq.f2);
@@ -304,10 +321,15 @@ template <class Scalar, class Space>
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::assemble(const Workspace& ws, int node, const VecX& load) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
+  const auto j = static_cast<std::size_t>(n.joint);
+  if (articulated_) {
+    singular_[j] = !articulated_->assemble(node, n, c_[j], load);
+    return;
+  }
+  const Offset s = jointOffset(ws, n.joint);
   NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   const NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   const NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
-  const Offset s = jointOffset(ws, n.joint);
   const M K = B.phi11 + Space::template shiftColumns<Scalar>(Space::template shiftRows<Scalar>(A.lower(), s), s);
   JointElimination& el = C.joint;
   singular_[static_cast<std::size_t>(n.joint)] = !factorJoint(K, n.joint, el);
@@ -366,7 +388,12 @@ void BasicHandleAssembly<Scalar, Space>::combineMobilities(const AssemblyNode& n
 // Phi^A_12 T^T e and X^T e = -Phi^A_22 T^T e (rake) or Phi^B_21 e (compress), mat-vec products only.
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::assembleBiases(const Workspace& ws, int node, const VecX& load) {
-  combineBiases(node, jointOffset(ws, tree_.nodes()[static_cast<std::size_t>(node)].joint), load);
+  const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
+  const auto j = static_cast<std::size_t>(n.joint);
+  if (!articulated_)
+    combineBiases(node, jointOffset(ws, n.joint), load);
+  else if (!singular_[j] && !articulated_->assembleBiases(node, n, c_[j], load))
+    singular_[j] = 1;
 }
 
 template <class Scalar, class Space>
@@ -398,6 +425,10 @@ template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::factorRoot(int k) {
   const int node = tree_.roots()[static_cast<std::size_t>(k)];
   const int j = tree_.nodes()[static_cast<std::size_t>(node)].top;
+  if (articulated_) {
+    singular_[static_cast<std::size_t>(j)] = !articulated_->factorRoot(k, node, j);
+    return;
+  }
   singular_[static_cast<std::size_t>(j)] =
       !factorJoint(eq_[static_cast<std::size_t>(node)].phi11, j, rootJoint_[static_cast<std::size_t>(k)]);
 }
@@ -405,8 +436,18 @@ void BasicHandleAssembly<Scalar, Space>::factorRoot(int k) {
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::solveRoot(int k, const V& groundMotion, const VecX& load, VecX& rates) {
   const int node = tree_.roots()[static_cast<std::size_t>(k)];
-  NodeEquations& R = eq_[static_cast<std::size_t>(node)];
   const int j = tree_.nodes()[static_cast<std::size_t>(node)].top;
+  const auto jdx = static_cast<std::size_t>(j);
+  if (articulated_) {
+    if (singular_[jdx]) {
+      jointForce_[jdx].setZero();
+      return;
+    }
+    if (!articulated_->solveRoot(k, node, j, c_[jdx], groundMotion, load, rates, jointForce_[jdx]))
+      singular_[jdx] = 1;
+    return;
+  }
+  NodeEquations& R = eq_[static_cast<std::size_t>(node)];
   const Joint& joint = model_.joints[static_cast<std::size_t>(j)];
   JointElimination& root = rootJoint_[static_cast<std::size_t>(k)];
   R.f2.setZero();
@@ -428,10 +469,15 @@ void BasicHandleAssembly<Scalar, Space>::solveRoot(int k, const V& groundMotion,
 template <class Scalar, class Space>
 void BasicHandleAssembly<Scalar, Space>::disassemble(const Workspace& ws, int node, VecX& rates) {
   const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(node)];
+  if (articulated_) {
+    const auto j = static_cast<std::size_t>(n.joint);
+    articulated_->disassemble(node, n, c_[j], rates, jointForce_[j]);
+    return;
+  }
+  const Offset s = jointOffset(ws, n.joint);
   const NodeEquations& C = eq_[static_cast<std::size_t>(node)];
   NodeEquations& A = eq_[static_cast<std::size_t>(n.first)];
   NodeEquations& B = eq_[static_cast<std::size_t>(n.second)];
-  const Offset s = jointOffset(ws, n.joint);
   V y = Space::template motionAt<Scalar>(V(A.coupling().transpose() * C.f1), s);
   if (n.hasDownHandle) {
     if (n.rake)

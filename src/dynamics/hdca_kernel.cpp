@@ -148,12 +148,13 @@ void HdcaKernel<Scalar, Space>::closeLoops(double t, const VecX& p, VecX& v) {
   handles_.throwIfSingular("hdca");
 }
 
-// V = Phi (f_1 + f_2) (eq. (3.30)); the force elements read it in body axes.
+// V = Phi (f_1 + f_2) (eq. (3.30)); the force elements and the loop constraints read it in body
+// axes.
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::bodyVelocity(int i) {
   const auto idx = static_cast<std::size_t>(i);
   V_[idx] = handles_.leafMotion(i);
-  if (!kinematics3D_) return;
+  if (!kinematics3D_ || !(bodyForces_ || impulses_.size() > 0)) return;
   const Mat3& E = ws_.X0[idx].E;  // world axes to body axes
   const Vec6 V = Space::template toWorld<Scalar>(V_[idx]);
   ws_.v[idx] = Motion(E * V.head<3>(), E * V.tail<3>());

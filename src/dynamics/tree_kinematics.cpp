@@ -27,18 +27,17 @@ void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSc
         const Joint& j = model_.joints[static_cast<std::size_t>(i)];
         jointKinematics(j, q.data() + j.iq, zeros, ws.joint[static_cast<std::size_t>(i)]);
         ws.Xup[static_cast<std::size_t>(i)] = ws.joint[static_cast<std::size_t>(i)].XJ * j.placement;
-        relative_[static_cast<std::size_t>(i - 1)] = Transform::identity();
+        if (relativeRead_[static_cast<std::size_t>(i - 1)]) relative_[static_cast<std::size_t>(i - 1)] = Transform::identity();
       },
       [&](int k) {
         const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
         const Transform& A = relative_[static_cast<std::size_t>(n.first)];
-        Transform& child = jointChild_[static_cast<std::size_t>(k)];
-        if (tree_.isLeaf(n.first))
-          child = ws.Xup[static_cast<std::size_t>(n.joint)];  // A is a leaf: rel(A) = 1
-        else
-          child = ws.Xup[static_cast<std::size_t>(n.joint)] * A;
-        if (relativeRead_[static_cast<std::size_t>(k)])
+        const bool leafA = tree_.isLeaf(n.first);  // rel(A) = 1: the joint's child transform is Xup itself
+        if (!leafA) jointChild_[static_cast<std::size_t>(k)] = ws.Xup[static_cast<std::size_t>(n.joint)] * A;
+        if (relativeRead_[static_cast<std::size_t>(k)]) {
+          const Transform& child = leafA ? ws.Xup[static_cast<std::size_t>(n.joint)] : jointChild_[static_cast<std::size_t>(k)];
           relative_[static_cast<std::size_t>(k)] = n.rake ? A : relative_[static_cast<std::size_t>(n.second)] * child;
+        }
       },
       [&] {
         for (int root : tree_.roots()) {
@@ -48,8 +47,9 @@ void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSc
       },
       [&](int k) {
         const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
-        ws.X0[static_cast<std::size_t>(n.joint)] =
-            jointChild_[static_cast<std::size_t>(k)] * ws.X0[static_cast<std::size_t>(n.top)];
+        const Transform& child =
+            tree_.isLeaf(n.first) ? ws.Xup[static_cast<std::size_t>(n.joint)] : jointChild_[static_cast<std::size_t>(k)];
+        ws.X0[static_cast<std::size_t>(n.joint)] = child * ws.X0[static_cast<std::size_t>(n.top)];
       },
       [](int) {});
 }

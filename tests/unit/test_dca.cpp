@@ -221,6 +221,7 @@ TEST(AssemblyTree, SerialPairingJoinsCompleteSubtreesOnly) {
       const Model model = test_models::randomTree(bodies, seed).build();
       const AssemblyTree tree(model, serialPairing);
       expectWellFormed(model, tree);
+      EXPECT_TRUE(tree.articulated()) << bodies << " bodies, seed " << seed;
       int groundBodies = 0;
       for (int i = 1; i <= bodies; ++i) groundBodies += model.parent(i) == 0;
       EXPECT_EQ(tree.depth(), bodies - groundBodies) << bodies << " bodies, seed " << seed;
@@ -232,6 +233,7 @@ TEST(AssemblyTree, SerialPairingJoinsCompleteSubtreesOnly) {
   const Model chain = makeChain(16, true);
   const AssemblyTree tree(chain, serialPairing);
   EXPECT_EQ(tree.depth(), 15);
+  EXPECT_FALSE(AssemblyTree(chain, balancedPairing).articulated());  // it joins pairs of bodies below the top
   for (const AssemblyNode& node : tree.nodes()) {
     if (node.joint > 0) {
       EXPECT_FALSE(node.hasDownHandle) << "joint " << node.joint;
@@ -244,6 +246,7 @@ TEST(AssemblyTree, RejectsPoliciesThatBreakTheShape) {
   auto policy = [](AssemblyTiers tiers) { return [tiers](const std::vector<int>&) { return tiers; }; };
   EXPECT_NO_THROW(AssemblyTree(chain, policy({{2}, {3}, {4}})));  // sequential joins: depth 3
   EXPECT_EQ(AssemblyTree(chain, policy({{2}, {3}, {4}})).depth(), 3);
+  EXPECT_FALSE(AssemblyTree(chain, policy({{2}, {3}, {4}})).articulated());  // B has a lower handle
   EXPECT_THROW(AssemblyTree(chain, policy({{2, 3}, {4}})), Error);  // body 2's subassembly twice in tier 1
   EXPECT_THROW(AssemblyTree(chain, policy({{2}})), Error);          // bodies 3 and 4 never joined
   EXPECT_THROW(AssemblyTree(chain, policy({{1}})), Error);          // joint 1 is on the ground

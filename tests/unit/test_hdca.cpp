@@ -272,43 +272,46 @@ TEST(Hdca, ConservesEnergyOnConservativeModels) {
 // Single precision (BasicHdca<float>, seed 000's study) against double on random trees with every
 // joint type and on a closed loop: the same algorithm with float rounding, so the differences are
 // bounded by 10 eps_float cond(M) as roundTripBound's are in double (measured: 6e-7 to 5.7e-5 on
-// trees of 1 to 40 bodies, 1e-6 on the four-bar).
+// trees of 1 to 40 bodies, 1e-6 on the four-bar), on both assembly trees.
 TEST(Hdca, SinglePrecisionAgreesWithDouble) {
   auto compare = [](const Model& model) {
     const double bound = 10.0 * std::numeric_limits<float>::epsilon() * conditionNumber(model);
-    Hdca hdca(model);
-    BasicHdca<float> single(model);
-    Eigen::VectorXd p(model.nv), v(model.nv), pdot(model.nv);
-    hdca.momenta(model.q0, model.v0, p);
-    hdca.derivatives(0.3, model.q0, p, v, pdot);
-    const Eigen::VectorXf qf = model.q0.cast<float>(), pf = p.cast<float>();
-    Eigen::VectorXf vf(model.nv), pdotf(model.nv);
-    single.derivatives(0.3, qf, pf, vf, pdotf);
-    EXPECT_LT(relativeError(vf.cast<double>(), v), bound) << model.name;
-    EXPECT_LT(relativeError(pdotf.cast<double>(), pdot), bound) << model.name;
+    for (const char* tree : {"balanced", "serial"}) {
+      Hdca hdca(model);
+      BasicHdca<float> single(model, HdcaOptions{1, pairingPolicy(tree)});
+      Eigen::VectorXd p(model.nv), v(model.nv), pdot(model.nv);
+      hdca.momenta(model.q0, model.v0, p);
+      hdca.derivatives(0.3, model.q0, p, v, pdot);
+      const Eigen::VectorXf qf = model.q0.cast<float>(), pf = p.cast<float>();
+      Eigen::VectorXf vf(model.nv), pdotf(model.nv);
+      single.derivatives(0.3, qf, pf, vf, pdotf);
+      EXPECT_LT(relativeError(vf.cast<double>(), v), bound) << model.name << ", " << tree << " tree";
+      EXPECT_LT(relativeError(pdotf.cast<double>(), pdot), bound) << model.name << ", " << tree << " tree";
+    }
   };
   for (int bodies : {1, 5, 16, 40}) compare(test_models::randomTree(bodies, 1).build());
   compare(makeNFourBar(1, 1.0, -2.0));
 }
 
 // On planar mechanisms the handle equations run in the plane (3x3): the same velocities and
-// momentum rates as the 6D kernel, on a planar chain and on four-bar loops; spatial models keep
-// the 6D kernel.
+// momentum rates as the 6D kernel, on a planar chain and on four-bar loops, on both assembly
+// trees; spatial models keep the 6D kernel.
 TEST(Hdca, PlanarKernelAgreesWithTheSpatialOne) {
   Model chain = makeChain(12, false);
   chain.v0.setLinSpaced(-1.0, 1.5);
-  for (const Model& model : {chain, makeNFourBar(3, 0.8, 1.5)}) {
-    Hdca planar(model), spatial(model, HdcaOptions{1, balancedPairing, false});
-    ASSERT_TRUE(planar.planar()) << model.name;
-    ASSERT_FALSE(spatial.planar()) << model.name;
-    Eigen::VectorXd p(model.nv), v1(model.nv), v2(model.nv), pdot1(model.nv), pdot2(model.nv);
-    spatial.momenta(model.q0, model.v0, p);
-    planar.derivatives(0.2, model.q0, p, v1, pdot1);
-    spatial.derivatives(0.2, model.q0, p, v2, pdot2);
-    // Both are solves with M: they differ by round-off amplified by cond(M) (roundTripBound).
-    EXPECT_LT(relativeError(v1, v2), roundTripBound(model)) << model.name;
-    EXPECT_LT(relativeError(pdot1, pdot2), roundTripBound(model)) << model.name;
-  }
+  for (const Model& model : {chain, makeNFourBar(3, 0.8, 1.5)})
+    for (const PairingPolicy& pairing : {PairingPolicy(balancedPairing), PairingPolicy(serialPairing)}) {
+      Hdca planar(model, HdcaOptions{1, pairing}), spatial(model, HdcaOptions{1, pairing, false});
+      ASSERT_TRUE(planar.planar()) << model.name;
+      ASSERT_FALSE(spatial.planar()) << model.name;
+      Eigen::VectorXd p(model.nv), v1(model.nv), v2(model.nv), pdot1(model.nv), pdot2(model.nv);
+      spatial.momenta(model.q0, model.v0, p);
+      planar.derivatives(0.2, model.q0, p, v1, pdot1);
+      spatial.derivatives(0.2, model.q0, p, v2, pdot2);
+      // Both are solves with M: they differ by round-off amplified by cond(M) (roundTripBound).
+      EXPECT_LT(relativeError(v1, v2), roundTripBound(model)) << model.name;
+      EXPECT_LT(relativeError(pdot1, pdot2), roundTripBound(model)) << model.name;
+    }
   EXPECT_FALSE(Hdca(makeChain(4, true)).planar());
 }
 

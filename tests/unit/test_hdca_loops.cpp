@@ -51,7 +51,7 @@ struct LoopComparison {
 //   pdot* = M vdot_tree + Mdot v - (dJ/dt)^T sigma0,
 // with vdot_tree the spanning tree's accelerations (ABA, loops cut, force elements included), and
 // Mdot v and (dJ/dt)^T sigma0 by differences along the motion.
-LoopComparison hdcaVersusReference(Model model, double speed) {
+LoopComparison hdcaVersusReference(Model model, double speed, const PairingPolicy& pairing) {
   Eigen::VectorXd q = model.q0, v = speed * model.v0;
   assemble(model, 0.0, q, v);
   Workspace ws(model);
@@ -80,7 +80,7 @@ LoopComparison hdcaVersusReference(Model model, double speed) {
   massMatrix(model, ws, q, M);
   const Eigen::VectorXd expected = M * vdot + massRate - jacobianRate;
 
-  Hdca hdca(model);
+  Hdca hdca(model, HdcaOptions{1, pairing});
   Eigen::VectorXd vOut(model.nv), pdot(model.nv);
   hdca.derivatives(0.2, q, p, vOut, pdot);
   const Eigen::VectorXd impulse0 = J.transpose() * sigma0;
@@ -97,7 +97,8 @@ LoopComparison hdcaVersusReference(Model model, double speed) {
 // out-of-plane ones are redundant), a spatial RSSR loop (spherical joints), the RSSR closed by a
 // rod (a distance loop), and a bank of spatial loops on one crankshaft. Measured: velocities and
 // impulses within 1e-11, rates within 3e-12 (the differences' own error is about 1e-12); the
-// bounds leave a factor of 10 to 30.
+// bounds leave a factor of 10 to 30. Both assembly trees: the serial one keeps its handle
+// equations in articulated form (dynamics/articulated_handles.hpp).
 TEST(HdcaLoops, VelocitiesImpulsesAndMomentumRates) {
   struct Case {
     const char* name;
@@ -106,12 +107,13 @@ TEST(HdcaLoops, VelocitiesImpulsesAndMomentumRates) {
   for (const Case& c : {Case{"four-bar", makeNFourBar(1, 1.0, -2.0)}, Case{"3 four-bars", makeNFourBar(3, 0.8, 1.5)},
                         Case{"rssr", makeRssr(0.4)}, Case{"rssr with a rod", makeRssr(0.4, true)},
                         Case{"rssr bank", makeRssrBank(3)}})
-    for (double speed : {0.0, 1.0, 3.0}) {
-      const LoopComparison r = hdcaVersusReference(c.model, speed);
-      EXPECT_LT(r.velocity, 1e-10) << c.name << " at speed " << speed;
-      EXPECT_LT(r.impulse, 1e-10) << c.name << " at speed " << speed;
-      EXPECT_LT(r.momentumRate, 1e-10) << c.name << " at speed " << speed;
-    }
+    for (double speed : {0.0, 1.0, 3.0})
+      for (const char* tree : {"balanced", "serial"}) {
+        const LoopComparison r = hdcaVersusReference(c.model, speed, pairingPolicy(tree));
+        EXPECT_LT(r.velocity, 1e-10) << c.name << " at speed " << speed << ", " << tree << " tree";
+        EXPECT_LT(r.impulse, 1e-10) << c.name << " at speed " << speed << ", " << tree << " tree";
+        EXPECT_LT(r.momentumRate, 1e-10) << c.name << " at speed " << speed << ", " << tree << " tree";
+      }
 }
 
 namespace {

@@ -51,9 +51,10 @@ AssemblyTiers balancedPairing(const std::vector<int>& parent);
 /// after their parents in a Model, so each is joined to the subassembly above it once everything
 /// below it is). The depth is n - 1 on a chain and no two joins can run at once, but every
 /// subassembly joined is a complete subtree, so on a chain no node has a lower handle (on a tree
-/// only a body's subassembly while some of its branches wait): each join updates Phi_11 alone
-/// (one product and one Gram product with the joint factor instead of three and two), and the
-/// sweep becomes an articulated-body recursion in mobility form. The cheapest tree for one thread.
+/// only a body's subassembly while some of its branches wait), and every join hangs a complete
+/// subtree from the top body of the subassembly above it: the tree is articulated
+/// (AssemblyTree::articulated), and the handle equations are kept in impedance form
+/// (dynamics/articulated_handles.hpp). The cheapest tree for one thread.
 AssemblyTiers serialPairing(const std::vector<int>& parent);
 
 /// The policy of a name: "balanced" (balancedPairing) or "serial" (serialPairing). Throws
@@ -80,11 +81,17 @@ class AssemblyTree {
   int depth() const { return tierCount() - 1; }
   /// One root node per body on the ground, ascending by that body's index.
   const std::vector<int>& roots() const { return roots_; }
+  /// Whether every join hangs a complete subtree (B without a lower handle) from A's top body,
+  /// so that every subassembly is one body with complete subtrees hanging from it: then its
+  /// handle equation is invertible, an articulated inertia (dynamics/articulated_handles.hpp).
+  /// True for serialPairing; false for balancedPairing on more than two bodies in a chain.
+  bool articulated() const { return articulated_; }
 
  private:
   std::vector<AssemblyNode> nodes_;
   std::vector<int> tierBegin_;
   std::vector<int> roots_;
+  bool articulated_ = true;
 };
 
 }  // namespace articula

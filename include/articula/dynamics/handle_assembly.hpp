@@ -29,15 +29,19 @@
 // the plane instead of 3), all D only for a fixed joint. F is kept transposed, Ft = F^T (D x D - 1),
 // and the products of the assembly run along Ft's columns of D entries in 6D, which fill whole
 // SIMD packets (F's rows of 5 do not), and along its rows of 2 in the plane.
+// On articulated trees (AssemblyTree::articulated, the serial tree) the same equations are kept in
+// impedance form instead (dynamics/articulated_handles.hpp): every method below then works on those.
 // Each method below works on one node and writes only that node
 // (and, in disassembly, its two children and its joint), so the nodes of one tier may run on
 // different threads; each is computed by the same operations on any thread.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "articula/dynamics/articulated_handles.hpp"
 #include "articula/dynamics/assembly_tree.hpp"
 #include "articula/dynamics/handle_space.hpp"
 #include "articula/dynamics/tree_schedule.hpp"
@@ -218,6 +222,8 @@ class BasicHandleAssembly {
   std::vector<JointElimination> rootJoint_;  // per root, in roots() order
   std::vector<V> jointForce_;
   std::vector<char> singular_;  // per joint: its elimination failed in the last sweep
+  // On articulated trees: the impedance form, which replaces eq_ and rootJoint_ (left empty).
+  std::optional<ArticulatedHandles<Scalar, Space>> articulated_;
 };
 
 using HandleAssembly = BasicHandleAssembly<double>;

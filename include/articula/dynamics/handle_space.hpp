@@ -148,6 +148,30 @@ struct SpatialSpace {
     const Mat3 R = ws.X0[idx].E.transpose();
     return mobility<S>(R, body.inertiaCom, invIc, R * body.com, body.mass);
   }
+  /// Body i's spatial inertia about the point at -r from its origin, world axes:
+  /// [Ic - m cx cx, m cx; -m cx, m 1] with Ic its central inertia and c its centre of mass from
+  /// that point (r plus the centre of mass from the origin), both in world axes
+  /// (-cx cx = |c|^2 1 - c c^T).
+  template <class S>
+  static Mat<S> leafInertia(const Model& model, const Workspace& ws, int i, const Offset<S>& r) {
+    const auto idx = static_cast<std::size_t>(i);
+    const Body& body = model.bodies[idx];
+    const Mat3& E = ws.X0[idx].E;  // world axes to body axes: Ic in world axes is E^T Ic E
+    const Vec3 c = E.transpose() * body.com + r.template cast<double>(), mc = body.mass * c;
+    const Mat3 IcE = body.inertiaCom * E;
+    const double mc2 = mc.dot(c);
+    Mat<S> I;
+#pragma GCC unroll 3
+    for (int j = 0; j < 3; ++j)  // the symmetric block by its lower triangle
+#pragma GCC unroll 3
+      for (int i = j; i < 3; ++i)
+        I(i, j) = I(j, i) = static_cast<S>(E.col(i).dot(IcE.col(j)) + (i == j ? mc2 : 0.0) - mc[i] * c[j]);
+    const Mat3 mcx = cross(Vec3T<double>(mc));
+    I.template topRightCorner<3, 3>() = mcx.cast<S>();
+    I.template bottomLeftCorner<3, 3>() = -mcx.cast<S>();
+    I.template bottomRightCorner<3, 3>() = Mat3T<S>::Identity() * static_cast<S>(body.mass);
+    return I;
+  }
   /// Whether S = sign e_0 for every configuration (an axis joint): none in 6D (a joint axis
   /// turns with the bodies above it).
   static bool axisJoint(const Joint& /*joint*/, double& /*sign*/) { return false; }
@@ -291,6 +315,21 @@ struct PlanarSpace {
         S(a), S(invM + c.y() * a), S(c.y() * b),               //
         S(b), S(c.y() * b), S(invM - c.x() * b);
     return phi;
+  }
+  /// The planar inertia about the point at -r from the origin (about the origin, the inverse
+  /// of leafMobility): [J + m |c|^2, -m cy, m cx; -m cy, m, 0; m cx, 0, m] with c the centre of
+  /// mass from that point.
+  template <class S>
+  static Mat<S> leafInertia(const Model& model, const Workspace& ws, int i, const Offset<S>& r) {
+    const auto idx = static_cast<std::size_t>(i);
+    const Body& body = model.bodies[idx];
+    const Vec2 c = ws.planar.pose[idx].rotate(body.com.head<2>()) + r.template cast<double>();
+    const double m = body.mass, mx = m * c.x(), my = m * c.y();
+    Mat<S> I;
+    I << S(body.inertiaCom(2, 2) + mx * c.x() + my * c.y()), S(-my), S(mx),  //
+        S(-my), S(m), S(0),                                                  //
+        S(mx), S(0), S(m);
+    return I;
   }
   /// Revolute joints turn about the world z axis: S = sign e_0 for every configuration.
   static bool axisJoint(const Joint& joint, double& sign) {
