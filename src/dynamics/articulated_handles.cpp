@@ -42,10 +42,11 @@ void ArticulatedHandles<Scalar, Space>::leaf(const Workspace& ws, int i, const S
   const auto idx = static_cast<std::size_t>(i);
   const Offset r = Space::template origin<Scalar>(ws, i) - Space::template origin<Scalar>(ws, reference_[idx]);
   offset_[idx] = r;
-  for (Eigen::Index k = 0; k < S.cols(); ++k) S_[idx].col(k) = Space::template motionAt<Scalar>(S.col(k), -r);
   Node& leaf = node(i - 1);
-  leaf.K = Space::template leafInertia<Scalar>(model_, ws, i, r);
+  Space::template leafInertia<Scalar>(model_, ws, i, r, leaf.K);
   leaf.beta.setZero();
+  S_[idx] = S;
+  Space::template shiftMotions<Scalar>(S_[idx], Offset(-r));
 }
 
 // U = K S and D^-1 = (S^T U)^-1; one coordinate (revolute, prismatic) without a factorisation.
@@ -108,11 +109,10 @@ typename ArticulatedHandles<Scalar, Space>::V ArticulatedHandles<Scalar, Space>:
 }
 
 template <class Scalar, class Space>
-typename ArticulatedHandles<Scalar, Space>::V ArticulatedHandles<Scalar, Space>::childForce(int j,
-                                                                                           const Node& below) const {
-  V f = below.beta;
-  f.noalias() += below.K * below.motion;
-  return Space::template forceAt<Scalar>(f, Offset(-offset_[static_cast<std::size_t>(j)]));
+void ArticulatedHandles<Scalar, Space>::childForce(int j, const Node& below, V& f) const {
+  V about = below.beta;
+  about.noalias() += below.K * below.motion;
+  f = Space::template forceAt<Scalar>(about, Offset(-offset_[static_cast<std::size_t>(j)]));
 }
 
 // K_C = K_A + K_B - U D^-1 U^T (see the top of articulated_handles.hpp).
@@ -165,7 +165,7 @@ bool ArticulatedHandles<Scalar, Space>::solveRoot(int k, int root, int j, const 
   JointFactor& f = rootJoint_[static_cast<std::size_t>(k)];
   const bool finite = jointLoad(j, c, R.beta, load, f);
   R.motion = childMotion(j, f, c, groundMotion, rates);
-  force = childForce(j, R);
+  childForce(j, R, force);
   return finite;
 }
 
@@ -177,7 +177,7 @@ void ArticulatedHandles<Scalar, Space>::disassemble(int k, const AssemblyNode& n
   node(n.first).motion = m;
   const V cr = c.isZero(Scalar(0)) ? V::Zero() : referenceBias(n.joint, c);
   B.motion = childMotion(n.joint, node(k).joint, cr, m, rates);
-  force = childForce(n.joint, B);
+  childForce(n.joint, B, force);
 }
 
 template class ArticulatedHandles<double, SpatialSpace>;

@@ -94,12 +94,14 @@ void BasicHandleAssembly<Scalar, Space>::clearLeafForce(int i) {
 }
 
 template <class Scalar, class Space>
-typename BasicHandleAssembly<Scalar, Space>::V BasicHandleAssembly<Scalar, Space>::leafMotion(int i) const {
-  if (articulated_) return articulated_->bodyMotion(i);
+void BasicHandleAssembly<Scalar, Space>::leafMotion(int i, V& m) const {
+  if (articulated_) {
+    articulated_->bodyMotion(i, m);
+    return;
+  }
   const NodeEquations& eq = eq_[static_cast<std::size_t>(i - 1)];
-  V m = eq.b1;
+  m = eq.b1;
   m.noalias() += eq.phi11 * (eq.f1 + eq.f2);
-  return m;
 }
 
 namespace {

@@ -153,7 +153,7 @@ void HdcaKernel<Scalar, Space>::closeLoops(double t, const VecX& p, VecX& v) {
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::bodyVelocity(int i) {
   const auto idx = static_cast<std::size_t>(i);
-  V_[idx] = handles_.leafMotion(i);
+  handles_.leafMotion(i, V_[idx]);
   if (!kinematics3D_ || !(bodyForces_ || impulses_.size() > 0)) return;
   const Mat3& E = ws_.X0[idx].E;  // world axes to body axes
   const Vec6 V = Space::template toWorld<Scalar>(V_[idx]);
@@ -166,15 +166,16 @@ void HdcaKernel<Scalar, Space>::bodyVelocity(int i) {
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::leafForce(int i) {
   const auto idx = static_cast<std::size_t>(i);
-  V F = Space::template weight<Scalar>(model_, ws_, i);
+  const auto r = referenceOffset(i);
+  V& F = nodeForce_[idx - 1];
+  Space::template weight<Scalar>(model_, ws_, i, r, F);
   if (bodyForces_ || impulses_.size() > 0) {
     const Mat3 R = ws_.X0[idx].E.transpose();
     Vec6 applied;
     applied << R * ws_.fext[idx].ang, R * ws_.fext[idx].lin;
     if (impulses_.size() > 0) applied -= impulseRate_[idx];  // (dJ/dt)^T sigma (constraint_impulses.hpp)
-    F += Space::template fromWorld<Scalar>(applied);
+    F += Space::template forceAt<Scalar>(Space::template fromWorld<Scalar>(applied), r);
   }
-  nodeForce_[idx - 1] = Space::template forceAt<Scalar>(F, referenceOffset(i));
 }
 
 // From the origin of body i's reference body to body i's origin, world axes.
@@ -214,17 +215,12 @@ void HdcaKernel<Scalar, Space>::momentumRate(int j, const VecX& v, VecX& pdot) c
   const Joint& joint = model_.joints[idx];
   if (joint.nv == 0) return;
   const V& P = handles_.jointForces()[idx];
-  const V load = Space::template forceAt<Scalar>(subtreeForce_[idx], -referenceOffset(j)) -
-                 Space::template crossForce<Scalar>(V_[idx], P);
   const auto& S = handles_.motionSubspace(j);
-  if (joint.nv == 1) {  // a revolute or prismatic joint: S does not turn in its child's axes
-    pdot[joint.iv] = static_cast<Scalar>(ws_.tau[joint.iv]) + S.col(0).dot(load);
-    return;
-  }
-  auto rate = pdot.segment(joint.iv, joint.nv);
-  rate = ws_.tau.segment(joint.iv, joint.nv).template cast<Scalar>();
-  rate.noalias() += S.transpose() * load;
-  Space::template addSubspaceRate<Scalar>(joint.type, S, P, v.data() + joint.iv, rate);
+  Scalar* rate = pdot.data() + joint.iv;
+  for (int k = 0; k < joint.nv; ++k) rate[k] = static_cast<Scalar>(ws_.tau[joint.iv + k]);
+  Space::template addTransportedLoad<Scalar>(S, subtreeForce_[idx], referenceOffset(j), V_[idx], P, rate);
+  // Revolute and prismatic joints' S does not turn in their child's axes.
+  if (joint.nv > 1) Space::template addSubspaceRate<Scalar>(joint.type, S, P, v.data() + joint.iv, rate);
 }
 
 // Forces: leaves, accumulation to the roots, distribution back to the leaves, then every joint's

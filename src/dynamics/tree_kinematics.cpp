@@ -27,17 +27,21 @@ void TreePositions::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSc
         const Joint& j = model_.joints[static_cast<std::size_t>(i)];
         jointKinematics(j, q.data() + j.iq, zeros, ws.joint[static_cast<std::size_t>(i)]);
         ws.Xup[static_cast<std::size_t>(i)] = ws.joint[static_cast<std::size_t>(i)].XJ * j.placement;
-        if (relativeRead_[static_cast<std::size_t>(i - 1)]) relative_[static_cast<std::size_t>(i - 1)] = Transform::identity();
       },
       [&](int k) {
+        // A leaf's rel is the identity: it is never stored, and no product takes it.
         const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
+        const Transform& Xup = ws.Xup[static_cast<std::size_t>(n.joint)];
+        const bool leafA = tree_.isLeaf(n.first);
         const Transform& A = relative_[static_cast<std::size_t>(n.first)];
-        const bool leafA = tree_.isLeaf(n.first);  // rel(A) = 1: the joint's child transform is Xup itself
-        if (!leafA) jointChild_[static_cast<std::size_t>(k)] = ws.Xup[static_cast<std::size_t>(n.joint)] * A;
-        if (relativeRead_[static_cast<std::size_t>(k)]) {
-          const Transform& child = leafA ? ws.Xup[static_cast<std::size_t>(n.joint)] : jointChild_[static_cast<std::size_t>(k)];
-          relative_[static_cast<std::size_t>(k)] = n.rake ? A : relative_[static_cast<std::size_t>(n.second)] * child;
-        }
+        if (!leafA) jointChild_[static_cast<std::size_t>(k)] = Xup * A;
+        if (!relativeRead_[static_cast<std::size_t>(k)]) return;
+        const Transform& child = leafA ? Xup : jointChild_[static_cast<std::size_t>(k)];
+        Transform& C = relative_[static_cast<std::size_t>(k)];
+        if (n.rake)
+          C = leafA ? Transform::identity() : A;
+        else
+          C = tree_.isLeaf(n.second) ? child : relative_[static_cast<std::size_t>(n.second)] * child;
       },
       [&] {
         for (int root : tree_.roots()) {

@@ -53,10 +53,10 @@ class ArticulatedHandles {
     node(body - 1).beta = -Space::template forceAt<Scalar>(force, offset_[static_cast<std::size_t>(body)]);
   }
   void clearLeafForce(int body) { node(body - 1).beta.setZero(); }
-  /// After disassembly: body i's motion (world axes, about its origin).
-  V bodyMotion(int body) const {
-    return Space::template motionAt<Scalar>(nodes_[static_cast<std::size_t>(body) - 1].motion,
-                                            offset_[static_cast<std::size_t>(body)]);
+  /// After disassembly: body i's motion (world axes, about its origin), into m.
+  void bodyMotion(int body, V& m) const {
+    m = Space::template motionAt<Scalar>(nodes_[static_cast<std::size_t>(body) - 1].motion,
+                                         offset_[static_cast<std::size_t>(body)]);
   }
 
   /// The join of node `node` (n, tier >= 1) across its joint, whose bias c is about its child's
@@ -98,8 +98,9 @@ class ArticulatedHandles {
   bool jointLoad(int joint, const V& c, const V& beta, const VecX& load, JointFactor& f) const;
   /// The joint's rates for the parent-side motion m; returns the child's motion m + c + S qdot.
   V childMotion(int joint, const JointFactor& f, const V& c, const V& m, VecX& rates) const;
-  /// The force f_child = K m + beta of the subassembly below a joint, moved to its child's origin.
-  V childForce(int joint, const Node& below) const;
+  /// The force f_child = K m + beta of the subassembly below a joint, moved to its child's
+  /// origin, into f.
+  void childForce(int joint, const Node& below, V& f) const;
 
   const Model& model_;
   std::vector<int> reference_;     // per body: the body on the ground above it (its tree's reference)

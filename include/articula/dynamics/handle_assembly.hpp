@@ -128,8 +128,9 @@ class BasicHandleAssembly {
   /// After disassembly: the force (momentum) body i receives from its parent across joint i
   /// (world axes, about body i's origin; index 0 unused).
   const std::vector<V>& jointForces() const { return jointForce_; }
-  /// After disassembly: body i's motion (world axes, about its origin) from its leaf equation.
-  V leafMotion(int body) const;
+  /// After disassembly: body i's motion (world axes, about its origin) from its leaf equation,
+  /// into m.
+  void leafMotion(int body, V& m) const;
   /// Throws articula::Error naming the first joint whose elimination failed in the last sweep.
   void throwIfSingular(std::string_view formulation) const;
 

@@ -98,14 +98,24 @@ struct SpatialSpace {
   static void shiftForces(Mat& G, const Offset<S>& s) {
     G.template topRows<3>().noalias() += cross(s) * G.template bottomRows<3>();
   }
-  /// V x* P.
-  template <class S>
-  static Vec<S> crossForce(const Vec<S>& V, const Vec<S>& P) {
+  /// T G, in place, for any number of columns (motionAt applied to each column).
+  template <class S, class Mat>
+  static void shiftMotions(Mat& G, const Offset<S>& s) {
+    G.template bottomRows<3>().noalias() -= cross(s) * G.template topRows<3>();
+  }
+  /// rate_k += Sw_k^T (T F - V x* P) for the columns Sw_k of a subspace, with T F the force F
+  /// moved by -r (forceAt): HDCA's momentum-rate load (hdca.hpp). The two halves stay 3-vectors:
+  /// a 6-vector assembled from them and read back at once as SIMD pairs stalls on the store
+  /// forwarding (its middle pair spans both halves' stores).
+  template <class S, class SubT, class Rate>
+  static void addTransportedLoad(const SubT& Sw, const Vec<S>& F, const Offset<S>& r, const Vec<S>& V,
+                                 const Vec<S>& P, Rate&& rate) {
     const Vec3T<S> w = V.template head<3>(), u = V.template tail<3>();
-    const Vec3T<S> n = P.template head<3>(), f = P.template tail<3>();
-    Vec<S> out;
-    out << w.cross(n) + u.cross(f), w.cross(f);
-    return out;
+    const Vec3T<S> n = P.template head<3>(), f = P.template tail<3>(), lin = F.template tail<3>();
+    const Vec3T<S> ang = Vec3T<S>(F.template head<3>()) - r.cross(lin) - w.cross(n) - u.cross(f);
+    const Vec3T<S> force = lin - w.cross(f);
+    for (Eigen::Index k = 0; k < Sw.cols(); ++k)
+      rate[k] += Sw.col(k).template head<3>().dot(ang) + Sw.col(k).template tail<3>().dot(force);
   }
   /// Phi = I^-1 for the spatial inertia I about the body's origin, from the body's rotation R
   /// (body axes in world axes), its central inertia Ic and inverse (body axes), its centre of
@@ -148,19 +158,18 @@ struct SpatialSpace {
     const Mat3 R = ws.X0[idx].E.transpose();
     return mobility<S>(R, body.inertiaCom, invIc, R * body.com, body.mass);
   }
-  /// Body i's spatial inertia about the point at -r from its origin, world axes:
+  /// Body i's spatial inertia about the point at -r from its origin, world axes, into I:
   /// [Ic - m cx cx, m cx; -m cx, m 1] with Ic its central inertia and c its centre of mass from
   /// that point (r plus the centre of mass from the origin), both in world axes
   /// (-cx cx = |c|^2 1 - c c^T).
   template <class S>
-  static Mat<S> leafInertia(const Model& model, const Workspace& ws, int i, const Offset<S>& r) {
+  static void leafInertia(const Model& model, const Workspace& ws, int i, const Offset<S>& r, Mat<S>& I) {
     const auto idx = static_cast<std::size_t>(i);
     const Body& body = model.bodies[idx];
     const Mat3& E = ws.X0[idx].E;  // world axes to body axes: Ic in world axes is E^T Ic E
     const Vec3 c = E.transpose() * body.com + r.template cast<double>(), mc = body.mass * c;
     const Mat3 IcE = body.inertiaCom * E;
     const double mc2 = mc.dot(c);
-    Mat<S> I;
 #pragma GCC unroll 3
     for (int j = 0; j < 3; ++j)  // the symmetric block by its lower triangle
 #pragma GCC unroll 3
@@ -170,20 +179,20 @@ struct SpatialSpace {
     I.template topRightCorner<3, 3>() = mcx.cast<S>();
     I.template bottomLeftCorner<3, 3>() = -mcx.cast<S>();
     I.template bottomRightCorner<3, 3>() = Mat3T<S>::Identity() * static_cast<S>(body.mass);
-    return I;
   }
   /// Whether S = sign e_0 for every configuration (an axis joint): none in 6D (a joint axis
   /// turns with the bodies above it).
   static bool axisJoint(const Joint& /*joint*/, double& /*sign*/) { return false; }
-  /// The weight m g of body i about its origin, world axes.
+  /// The weight m g of body i about the point at -r from its origin, world axes, into F (written
+  /// by halves, not read back here: see addTransportedLoad).
   template <class S>
-  static Vec<S> weight(const Model& model, const Workspace& ws, int i) {
+  static void weight(const Model& model, const Workspace& ws, int i, const Offset<S>& r, Vec<S>& F) {
     const auto idx = static_cast<std::size_t>(i);
     const Body& body = model.bodies[idx];
     const Vec3 w = body.mass * model.gravity;
-    Vec6 F;
-    F << (ws.X0[idx].E.transpose() * body.com).cross(w), w;
-    return F.cast<S>();
+    const Vec3 arm = ws.X0[idx].E.transpose() * body.com + r.template cast<double>();
+    F.template head<3>() = arm.cross(w).cast<S>();
+    F.template tail<3>() = w.cast<S>();
   }
   /// (dS/dt|child)^T P for a joint whose subspace turns in its child's axes, from its world
   /// subspace Sw (about the child's origin), its rates v and the momentum P: a universal
@@ -262,10 +271,19 @@ struct PlanarSpace {
   static void shiftForces(Mat& G, const Offset<S>& s) {
     G.row(0) += s.x() * G.row(2) - s.y() * G.row(1);
   }
-  /// V x* P in the plane (spatial/planar.hpp, planarCrossForce).
-  template <class S>
-  static Vec<S> crossForce(const Vec<S>& V, const Vec<S>& P) {
-    return Vec<S>(V[1] * P[2] - V[2] * P[1], -V[0] * P[2], V[0] * P[1]);
+  template <class S, class Mat>
+  static void shiftMotions(Mat& G, const Offset<S>& s) {
+    G.row(1) -= s.y() * G.row(0);
+    G.row(2) += s.x() * G.row(0);
+  }
+  /// As SpatialSpace::addTransportedLoad in the plane (V x* P: spatial/planar.hpp,
+  /// planarCrossForce).
+  template <class S, class SubT, class Rate>
+  static void addTransportedLoad(const SubT& Sw, const Vec<S>& F, const Offset<S>& r, const Vec<S>& V,
+                                 const Vec<S>& P, Rate&& rate) {
+    const Vec<S> load = forceAt<S>(F, Offset<S>(-r)) -
+                        Vec<S>(V[1] * P[2] - V[2] * P[1], -V[0] * P[2], V[0] * P[1]);
+    for (Eigen::Index k = 0; k < Sw.cols(); ++k) rate[k] += Sw.col(k).dot(load);
   }
   template <class S>
   static Offset<S> origin(const Workspace& ws, int i) {
@@ -316,20 +334,18 @@ struct PlanarSpace {
         S(b), S(c.y() * b), S(invM - c.x() * b);
     return phi;
   }
-  /// The planar inertia about the point at -r from the origin (about the origin, the inverse
+  /// The planar inertia about the point at -r from the origin, into I (about the origin, the inverse
   /// of leafMobility): [J + m |c|^2, -m cy, m cx; -m cy, m, 0; m cx, 0, m] with c the centre of
   /// mass from that point.
   template <class S>
-  static Mat<S> leafInertia(const Model& model, const Workspace& ws, int i, const Offset<S>& r) {
+  static void leafInertia(const Model& model, const Workspace& ws, int i, const Offset<S>& r, Mat<S>& I) {
     const auto idx = static_cast<std::size_t>(i);
     const Body& body = model.bodies[idx];
     const Vec2 c = ws.planar.pose[idx].rotate(body.com.head<2>()) + r.template cast<double>();
     const double m = body.mass, mx = m * c.x(), my = m * c.y();
-    Mat<S> I;
     I << S(body.inertiaCom(2, 2) + mx * c.x() + my * c.y()), S(-my), S(mx),  //
         S(-my), S(m), S(0),                                                  //
         S(mx), S(0), S(m);
-    return I;
   }
   /// Revolute joints turn about the world z axis: S = sign e_0 for every configuration.
   static bool axisJoint(const Joint& joint, double& sign) {
@@ -337,14 +353,15 @@ struct PlanarSpace {
     sign = joint.axis.z() > 0.0 ? 1.0 : -1.0;
     return true;
   }
-  /// The weight about the origin: the moment (c x m g)_z of the centre of mass c.
+  /// The weight about the point at -r from the origin: the moment (c x m g)_z of the centre of
+  /// mass c from that point.
   template <class S>
-  static Vec<S> weight(const Model& model, const Workspace& ws, int i) {
+  static void weight(const Model& model, const Workspace& ws, int i, const Offset<S>& r, Vec<S>& F) {
     const auto idx = static_cast<std::size_t>(i);
     const Body& body = model.bodies[idx];
-    const Vec2 c = ws.planar.pose[idx].rotate(body.com.head<2>());
+    const Vec2 c = ws.planar.pose[idx].rotate(body.com.head<2>()) + r.template cast<double>();
     const double wx = body.mass * model.gravity.x(), wy = body.mass * model.gravity.y();
-    return Vec<S>(S(c.x() * wy - c.y() * wx), S(wx), S(wy));
+    F = Vec<S>(S(c.x() * wy - c.y() * wx), S(wx), S(wy));
   }
   /// As SpatialSpace::addSubspaceRate in the plane (planar joints alone; n = z).
   template <class S, class SubT, class Rate>

@@ -32,7 +32,7 @@ class TreePositions {
  private:
   const Model& model_;
   const AssemblyTree& tree_;
-  std::vector<Transform> relative_;    // per node: from its top body's frame to its bottom body's
+  std::vector<Transform> relative_;    // per internal node: from its top body's frame to its bottom body's
   std::vector<Transform> jointChild_;  // per node whose A is no leaf: from its top body's frame to its joint's child's
   std::vector<char> relativeRead_;     // per node: a join above reads its relative_
 };
