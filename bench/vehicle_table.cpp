@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -195,23 +196,20 @@ int main(int argc, char** argv) {
     }
     // Re-time the candidates, best of five, and keep the fastest: the three fastest of the
     // single timings and the three with the fewest evaluations (within a family the work per
-    // evaluation is the same, so that count ranks them without the timer's noise, which alone
-    // could miss the fastest setting).
-    std::vector<Setting> candidates;
-    const auto pick = [&](auto less) {
-      std::sort(accepted.begin(), accepted.end(), less);
-      for (std::size_t k = 0; k < std::min<std::size_t>(3, accepted.size()); ++k)
-        if (std::none_of(candidates.begin(), candidates.end(), [&](const Setting& c) {
-              return c.dt == accepted[k].setting.dt && (c.basic == accepted[k].setting.basic ||
-                                                        (std::isnan(c.basic) && std::isnan(accepted[k].setting.basic)));
-            }))
-          candidates.push_back(accepted[k].setting);
+    // evaluation is about the same, so that count ranks them without the timer's noise, which
+    // alone could miss the fastest setting).
+    std::vector<std::size_t> order(accepted.size()), candidates;
+    const auto pick = [&](auto key) {
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(accepted[a]) < key(accepted[b]); });
+      for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k)
+        if (std::find(candidates.begin(), candidates.end(), order[k]) == candidates.end()) candidates.push_back(order[k]);
     };
-    pick([](const Outcome& a, const Outcome& b) { return a.seconds < b.seconds; });
-    pick([](const Outcome& a, const Outcome& b) { return a.evaluations < b.evaluations; });
+    pick([](const Outcome& o) { return o.seconds; });
+    pick([](const Outcome& o) { return static_cast<double>(o.evaluations); });
     Outcome fastest;
-    for (const Setting& c : candidates) {
-      const Outcome o = run(model, c, reference, tEnd, 5);
+    for (std::size_t c : candidates) {
+      const Outcome o = run(model, accepted[c].setting, reference, tEnd, 5);
       if (o.ok && o.seconds < fastest.seconds) fastest = o;
     }
     row(fastest, tEnd);
