@@ -40,6 +40,14 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
       constraints_(model) {
   if constexpr (Space::D == 3) planarPoses_.emplace(model, handles_.tree());
   kinematics3D_ = Space::D == 6 || bodyForces_ || impulses_.size() > 0;
+  // VelocityAndForceSweep reads poses only in its partition and at the partitions' handles
+  // (TreeSchedule::sweeps), except the planar subspace of a planar joint, which reads its
+  // parent's: unless that parent is the ground.
+  chained_ = !bodyForces_ && impulses_.size() == 0;
+  if constexpr (Space::D == 3)
+    for (int i = 1; i <= model.bodyCount(); ++i)
+      if (model.joints[static_cast<std::size_t>(i)].type == JointType::Planar && model.joints[static_cast<std::size_t>(i)].parent != 0)
+        chained_ = false;
   const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
   const auto rows = static_cast<Eigen::Index>(impulses_.size());
   J_.setZero(rows, model.nv);
@@ -210,14 +218,14 @@ void HdcaKernel<Scalar, Space>::distributeForces(int node) {
 // Thesis eq. (3.59) with vectors about the child's origin (see hdca.hpp), F_j shifted there:
 // pdot_j = tau_j + S^T (F_j - V_j x* P_j) + (dS/dt|child)^T P_j.
 template <class Scalar, class Space>
-void HdcaKernel<Scalar, Space>::momentumRate(int j, const VecX& v, VecX& pdot) const {
+void HdcaKernel<Scalar, Space>::momentumRate(int j, const VecX& v, VecX& pdot, bool jointForces) const {
   const auto idx = static_cast<std::size_t>(j);
   const Joint& joint = model_.joints[idx];
   if (joint.nv == 0) return;
   const V& P = handles_.jointForces()[idx];
   const auto& S = handles_.motionSubspace(j);
   Scalar* rate = pdot.data() + joint.iv;
-  for (int k = 0; k < joint.nv; ++k) rate[k] = static_cast<Scalar>(ws_.tau[joint.iv + k]);
+  for (int k = 0; k < joint.nv; ++k) rate[k] = jointForces ? static_cast<Scalar>(ws_.tau[joint.iv + k]) : Scalar(0);
   Space::template addTransportedLoad<Scalar>(S, subtreeForce_[idx], referenceOffset(j), V_[idx], P, rate);
   // Revolute and prismatic joints' S does not turn in their child's axes.
   if (joint.nv > 1) Space::template addSubspaceRate<Scalar>(joint.type, S, P, v.data() + joint.iv, rate);
@@ -227,21 +235,82 @@ void HdcaKernel<Scalar, Space>::momentumRate(int j, const VecX& v, VecX& pdot) c
 // momentum rate.
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::forceSweep(const VecX& v, VecX& pdot) {
-  const AssemblyTree& tree = handles_.tree();
   handles_.schedule().sweep(
       [&](int i) { leafForce(i); }, [&](int node) { accumulateForces(node); },
-      [&] {
-        for (int root : tree.roots())
-          subtreeForce_[static_cast<std::size_t>(tree.nodes()[static_cast<std::size_t>(root)].top)] =
-              nodeForce_[static_cast<std::size_t>(root)];
-      },
-      [&](int node) { distributeForces(node); }, [&](int j) { momentumRate(j, v, pdot); });
+      [&] { forceAtRoots(); }, [&](int node) { distributeForces(node); }, [&](int j) { momentumRate(j, v, pdot); });
+}
+
+// The force sum of each root: the subtree force of its top body's joint.
+template <class Scalar, class Space>
+void HdcaKernel<Scalar, Space>::forceAtRoots() {
+  const AssemblyTree& tree = handles_.tree();
+  for (int root : tree.roots())
+    subtreeForce_[static_cast<std::size_t>(tree.nodes()[static_cast<std::size_t>(root)].top)] =
+        nodeForce_[static_cast<std::size_t>(root)];
+}
+
+// The velocity level and the force sweep as one sweep (TreeSchedule::sweeps): the forces on the
+// bodies read only the poses, and a joint's momentum rate reads what the velocity level's way
+// down wrote in its partition or in the crown (its joint forces, V_j and the rates).
+template <class Scalar, class Space>
+class HdcaKernel<Scalar, Space>::VelocityAndForceSweep {
+ public:
+  VelocityAndForceSweep(HdcaKernel& kernel, const VecX& p, VecX& v, VecX& pdot)
+      : k_(kernel), solve_{kernel.handles_, kernel.ws_, groundAtRest_, p, v}, pdot_(pdot) {}
+  void leafUp(int i) const {
+    k_.handles_.leaf(k_.ws_, i);
+    k_.leafForce(i);
+  }
+  void up(int node) const {
+    solve_.up(node);
+    k_.accumulateForces(node);
+  }
+  void atRoots() const {
+    solve_.atRoots();
+    k_.forceAtRoots();
+  }
+  void down(int node) const {
+    solve_.down(node);
+    k_.distributeForces(node);
+  }
+  void leafDown(int i) const {
+    k_.bodyVelocity(i);
+    k_.momentumRate(i, solve_.rates, pdot_, false);
+  }
+
+ private:
+  HdcaKernel& k_;
+  const V groundAtRest_ = V::Zero();
+  typename BasicHandleAssembly<Scalar, Space>::SolveSteps solve_;
+  VecX& pdot_;
+};
+
+// Open trees whose force elements act on joints only (no loops, no prescribed motion, no body
+// forces): the poses and VelocityAndForceSweep in one run, four barriers where velocitySweep and
+// forceSweep take seven and two runs; the joint forces, which read the rates, are added after.
+template <class Scalar, class Space>
+void HdcaKernel<Scalar, Space>::chainedDerivatives(double t, const Eigen::VectorXd& q, const VecX& p, VecX& v,
+                                                   VecX& pdot) {
+  handles_.run([&] {
+    const TreeSchedule& schedule = handles_.schedule();
+    if constexpr (Space::D == 3)
+      schedule.sweeps(planarPoses_->sweep(ws_, q), VelocityAndForceSweep(*this, p, v, pdot));
+    else
+      schedule.sweeps(positions_.sweep(ws_, q), VelocityAndForceSweep(*this, p, v, pdot));
+  });
+  handles_.throwIfSingular("hdca");
+  evaluateForceElements(model_, ws_, t, q, inDouble<Scalar>(v, vd_));
+  pdot += ws_.tau.template cast<Scalar>();
 }
 
 template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::derivatives(double t, const VecX& q, const VecX& p, VecX& v,
                        VecX& pdot) {
   const Eigen::VectorXd& qd = inDouble<Scalar>(q, qd_);
+  if (chained_) {
+    chainedDerivatives(t, qd, p, v, pdot);
+    return;
+  }
   velocitySweep(t, qd, p, v);
   evaluateForceElements(model_, ws_, t, qd, inDouble<Scalar>(v, vd_));
   if (impulses_.size() > 0) {

@@ -13,8 +13,7 @@ PlanarTreePoses::PlanarTreePoses(const Model& model, const AssemblyTree& tree)
       placement_(joints_.size()),
       joint_(joints_.size()),
       relative_(tree.nodes().size()),
-      jointChild_(tree.nodes().size()),
-      world_(joints_.size()) {
+      jointChild_(tree.nodes().size()) {
   if (!describePlanar(model, joints_)) throw Error("PlanarTreePoses: model '" + model.name + "' is not planar");
   for (std::size_t i = 1; i < joints_.size(); ++i) {
     const PlanarJoint& pj = joints_[i];
@@ -46,43 +45,43 @@ PlanarTreePoses::Pose PlanarTreePoses::compose(const Pose& a, const Pose& b) {
   }
 }
 
-void PlanarTreePoses::update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule) {
-  const std::vector<AssemblyNode>& nodes = tree_.nodes();
-  schedule.sweep(
-      [&](int i) {
-        joint_[static_cast<std::size_t>(i)] = jointPose(i, q.data() + model_.joints[static_cast<std::size_t>(i)].iq);
-      },
-      [&](int k) {  // a leaf's relative pose is the identity (constructor): no product with it
-        const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
-        const Pose& A = relative_[static_cast<std::size_t>(n.first)];
-        const Pose& joint = joint_[static_cast<std::size_t>(n.joint)];
-        Pose& child = jointChild_[static_cast<std::size_t>(k)];
-        child = tree_.isLeaf(n.first) ? joint : compose(A, joint);
-        if (n.rake)
-          relative_[static_cast<std::size_t>(k)] = A;
-        else
-          relative_[static_cast<std::size_t>(k)] =
-              tree_.isLeaf(n.second) ? child : compose(child, relative_[static_cast<std::size_t>(n.second)]);
-      },
-      [&] {
-        for (int root : tree_.roots()) {
-          const auto top = static_cast<std::size_t>(nodes[static_cast<std::size_t>(root)].top);
-          world_[top] = joint_[top];
-        }
-      },
-      [&](int k) {
-        const AssemblyNode& n = nodes[static_cast<std::size_t>(k)];
-        world_[static_cast<std::size_t>(n.joint)] =
-            compose(world_[static_cast<std::size_t>(n.top)], jointChild_[static_cast<std::size_t>(k)]);
-      },
-      [&](int i) {
-        const auto idx = static_cast<std::size_t>(i);
-        const Pose& w = world_[idx];
-        PlanarPose& pose = ws.planar.pose[idx];
-        pose.cos = w.c;
-        pose.sin = w.s;
-        pose.p = Vec2(w.x, w.y);
-      });
+void PlanarTreePoses::leafUp(const Workspace& /*ws*/, const Eigen::VectorXd& q, int i) {
+  joint_[static_cast<std::size_t>(i)] =
+      jointPose(i, q.data() + model_.joints[static_cast<std::size_t>(i)].iq);
+}
+
+// A leaf's relative pose is the identity (constructor): no product with it.
+void PlanarTreePoses::up(const Workspace& /*ws*/, int k) {
+  const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(k)];
+  const Pose& A = relative_[static_cast<std::size_t>(n.first)];
+  const Pose& joint = joint_[static_cast<std::size_t>(n.joint)];
+  Pose& child = jointChild_[static_cast<std::size_t>(k)];
+  child = tree_.isLeaf(n.first) ? joint : compose(A, joint);
+  if (n.rake)
+    relative_[static_cast<std::size_t>(k)] = A;
+  else
+    relative_[static_cast<std::size_t>(k)] =
+        tree_.isLeaf(n.second) ? child : compose(child, relative_[static_cast<std::size_t>(n.second)]);
+}
+
+void PlanarTreePoses::atRoots(Workspace& ws) const {
+  for (int root : tree_.roots()) {
+    const int top = tree_.nodes()[static_cast<std::size_t>(root)].top;
+    setPose(ws, top, joint_[static_cast<std::size_t>(top)]);
+  }
+}
+
+void PlanarTreePoses::down(Workspace& ws, int k) const {
+  const AssemblyNode& n = tree_.nodes()[static_cast<std::size_t>(k)];
+  const PlanarPose& top = ws.planar.pose[static_cast<std::size_t>(n.top)];
+  setPose(ws, n.joint, compose(Pose{top.cos, top.sin, top.p.x(), top.p.y()}, jointChild_[static_cast<std::size_t>(k)]));
+}
+
+void PlanarTreePoses::setPose(Workspace& ws, int body, const Pose& w) {
+  PlanarPose& pose = ws.planar.pose[static_cast<std::size_t>(body)];
+  pose.cos = w.c;
+  pose.sin = w.s;
+  pose.p = Vec2(w.x, w.y);
 }
 
 }  // namespace articula

@@ -144,8 +144,10 @@ inline ModelBuilder randomRevoluteTree(int bodies, unsigned seed) {
 
 /// randomTree with joint springs and joint loads on scalar joints (universal joints only with
 /// `universalJointElements`: natural coordinates do not map them), point springs between bodies
-/// (and the ground), body forces and torques fixed in the world or in the body.
-inline Model randomTreeWithForceElements(int bodies, unsigned seed, bool universalJointElements = true) {
+/// (and the ground), body forces and torques fixed in the world or in the body (those last two
+/// only with `bodyElements`).
+inline Model randomTreeWithForceElements(int bodies, unsigned seed, bool universalJointElements = true,
+                                         bool bodyElements = true) {
   ModelBuilder b = randomTree(bodies, seed);
   const Model bare = b.build();
   std::mt19937 gen(seed + 1000);
@@ -166,7 +168,7 @@ inline Model randomTreeWithForceElements(int bodies, unsigned seed, bool univers
     b.addJointLoad(l);
   }
   std::uniform_int_distribution<int> pick(-1, bodies - 1);
-  for (int k = 0; k < bodies; ++k) {
+  for (int k = 0; bodyElements && k < bodies; ++k) {
     PointSpringSpec s;
     s.name = "ps" + std::to_string(k), s.bodyA = body(k), s.bodyB = body(pick(gen));
     if (s.bodyB == s.bodyA) s.bodyB = "ground";

@@ -62,6 +62,40 @@ double roundTripBound(const Model& model) {
   return std::max(1e-12, 10.0 * std::numeric_limits<double>::epsilon() * conditionNumber(model));
 }
 
+// A planar chain of `links` rods hanging from the ground, its joints cycling through revolute,
+// prismatic (along the parent rod) and planar below the first, each with a spring-damper on one
+// coordinate.
+Model planarChainWithEveryJoint(int links) {
+  ModelBuilder b;
+  b.name = "planar_every_joint" + std::to_string(links);
+  b.gravity = Vec3(0.0, -9.81, 0.0);
+  const JointType types[3] = {JointType::Revolute, JointType::Prismatic, JointType::Planar};
+  for (int i = 1; i <= links; ++i) {
+    BodySpec body;
+    body.name = "rod" + std::to_string(i);
+    body.mass = 1.0 + 0.1 * (i % 4);
+    body.com = Vec3(0.25, 0.0, 0.0);
+    body.inertia = Vec3(0.001, 0.02, 0.02).asDiagonal();
+    b.addBody(body);
+    JointSpec joint;
+    joint.name = "j" + std::to_string(i);
+    joint.type = i == 1 ? JointType::Revolute : types[(i - 1) % 3];
+    joint.parent = i == 1 ? "ground" : "rod" + std::to_string(i - 1);
+    joint.child = body.name;
+    joint.position = i == 1 ? Vec3::Zero() : Vec3(0.5, 0.0, 0.0);
+    joint.axis = joint.type == JointType::Prismatic ? Vec3::UnitX() : Vec3::UnitZ();
+    joint.q0 = joint.type == JointType::Planar ? std::vector<double>{0.02, -0.01, 0.2} : std::vector<double>{0.15};
+    b.addJoint(joint);
+    JointSpringSpec spring;
+    spring.name = "spring" + std::to_string(i), spring.joint = joint.name, spring.dof = (i / 3) % (joint.type == JointType::Planar ? 3 : 1);
+    spring.stiffness = 40.0, spring.damping = 0.5;
+    b.addJointSpring(spring);
+  }
+  Model model = b.build();
+  model.v0.setLinSpaced(-0.5, 0.8);
+  return model;
+}
+
 struct Comparison {
   double velocity;      // |v_hdca - v| / max(1, |v|)
   double momentumRate;  // |pdot_hdca - (M vdot_aba + Mdot v)| / max(1, |.|)
@@ -98,13 +132,16 @@ TEST(Hdca, AgreesWithAbaOnRandomTreesWithEveryJointType) {
     }
 }
 
+// With force elements on joints only, the evaluation is one run of chained sweeps, the joint
+// forces added after it (HdcaKernel::chainedDerivatives); with body forces, two runs.
 TEST(Hdca, AgreesWithAbaWithForceElements) {
-  for (int bodies : {1, 4, 17, 50})
-    for (unsigned seed = 0; seed < 3; ++seed) {
-      const Comparison c = hdcaVersusAba(test_models::randomTreeWithForceElements(bodies, seed));
-      EXPECT_LT(c.velocity, 1.0) << bodies << " bodies, seed " << seed;
-      EXPECT_LT(c.momentumRate, 1e-9) << bodies << " bodies, seed " << seed;
-    }
+  for (bool bodyElements : {true, false})
+    for (int bodies : {1, 4, 17, 50})
+      for (unsigned seed = 0; seed < 3; ++seed) {
+        const Comparison c = hdcaVersusAba(test_models::randomTreeWithForceElements(bodies, seed, true, bodyElements));
+        EXPECT_LT(c.velocity, 1.0) << bodies << " bodies, seed " << seed << ", body elements " << bodyElements;
+        EXPECT_LT(c.momentumRate, 1e-9) << bodies << " bodies, seed " << seed << ", body elements " << bodyElements;
+      }
 }
 
 // Chains up to 64 links. The momentum rates are a function of (q, p), through v = M(q)^-1 p: on
@@ -123,9 +160,11 @@ TEST(Hdca, AgreesWithAbaOnChainsAndAFloatingBase) {
       EXPECT_LT(c.velocity, 1.0) << links << " links, spatial " << spatial;
       EXPECT_LT(c.momentumRate, std::max(1e-9, conditioning)) << links << " links, spatial " << spatial;
     }
-  const Comparison c = hdcaVersusAba(test_models::floatingBase());
-  EXPECT_LT(c.velocity, 1.0);
-  EXPECT_LT(c.momentumRate, 1e-9);
+  for (const Model& model : {test_models::floatingBase(), planarChainWithEveryJoint(30)}) {
+    const Comparison c = hdcaVersusAba(model);
+    EXPECT_LT(c.velocity, 1.0) << model.name;
+    EXPECT_LT(c.momentumRate, 1e-9) << model.name;
+  }
 }
 
 // The serial tree (assembly_tree.hpp): the same bounds as the balanced one, on random trees with
@@ -192,8 +231,12 @@ TEST(Hdca, JointMomentaAreSubtreeMomenta) {
   }
 }
 
+// Every path of an evaluation: body forces (two runs), joint forces only and the plain chains
+// (chained sweeps), and in the plane the chained sweeps' exception, planar joints below a body.
 TEST(Hdca, OneTwoAndThreeThreadsGiveIdenticalBits) {
-  for (const Model& model : {test_models::randomTreeWithForceElements(128, 3), makeChain(200, true)})
+  for (const Model& model : {test_models::randomTreeWithForceElements(128, 3),
+                             test_models::randomTreeWithForceElements(128, 4, true, false), makeChain(200, true),
+                             makeChain(200, false), planarChainWithEveryJoint(90)})
     for (const PairingPolicy& pairing : {PairingPolicy(balancedPairing), PairingPolicy(serialPairing)}) {
       Hdca serial(model, HdcaOptions{1, pairing});
       Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(model.nv, -2.0, 3.0);
@@ -299,7 +342,7 @@ TEST(Hdca, SinglePrecisionAgreesWithDouble) {
 TEST(Hdca, PlanarKernelAgreesWithTheSpatialOne) {
   Model chain = makeChain(12, false);
   chain.v0.setLinSpaced(-1.0, 1.5);
-  for (const Model& model : {chain, makeNFourBar(3, 0.8, 1.5)})
+  for (const Model& model : {chain, makeNFourBar(3, 0.8, 1.5), planarChainWithEveryJoint(12)})
     for (const PairingPolicy& pairing : {PairingPolicy(balancedPairing), PairingPolicy(serialPairing)}) {
       Hdca planar(model, HdcaOptions{1, pairing}), spatial(model, HdcaOptions{1, pairing, false});
       ASSERT_TRUE(planar.planar()) << model.name;

@@ -125,6 +125,31 @@ class BasicHandleAssembly {
     sweep(ws, groundMotion, load, rates, leafUp, leafDown, false);
   }
 
+  /// The node and root calls of solve's (factor) or resolve's sweep, for a sweep of TreeSchedule
+  /// that adds its own leaf calls (solve's leafUp and leafDown).
+  struct SolveSteps {
+    BasicHandleAssembly& self;
+    const Workspace& ws;
+    const V& groundMotion;
+    const VecX& load;
+    VecX& rates;
+    bool factor = true;
+
+    void up(int node) const {
+      if (factor)
+        self.assemble(ws, node, load);
+      else
+        self.assembleBiases(ws, node, load);
+    }
+    void atRoots() const {
+      for (int k = 0; k < static_cast<int>(self.tree_.roots().size()); ++k) {
+        if (factor) self.factorRoot(k);
+        self.solveRoot(k, groundMotion, load, rates);
+      }
+    }
+    void down(int node) const { self.disassemble(ws, node, rates); }
+  };
+
   /// After disassembly: the force (momentum) body i receives from its parent across joint i
   /// (world axes, about body i's origin; index 0 unused).
   const std::vector<V>& jointForces() const { return jointForce_; }
@@ -162,21 +187,10 @@ class BasicHandleAssembly {
   template <class LeafUp, class LeafDown>
   void sweep(const Workspace& ws, const V& groundMotion, const VecX& load, VecX& rates,
              const LeafUp& leafUp, const LeafDown& leafDown, bool factor) {
+    const SolveSteps steps{*this, ws, groundMotion, load, rates, factor};
     schedule_.sweep(
-        leafUp,
-        [&](int node) {
-          if (factor)
-            assemble(ws, node, load);
-          else
-            assembleBiases(ws, node, load);
-        },
-        [&] {
-          for (int k = 0; k < static_cast<int>(tree_.roots().size()); ++k) {
-            if (factor) factorRoot(k);
-            solveRoot(k, groundMotion, load, rates);
-          }
-        },
-        [&](int node) { disassemble(ws, node, rates); }, leafDown);
+        leafUp, [&](int node) { steps.up(node); }, [&] { steps.atRoots(); }, [&](int node) { steps.down(node); },
+        leafDown);
   }
   /// C's mobilities from A's and B's across the eliminated joint (in assemble), with the first
   /// Rows columns of Ft; Axis: the joint is an axis joint.

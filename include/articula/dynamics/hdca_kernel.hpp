@@ -58,14 +58,17 @@ class HdcaKernel {
 
  private:
   void velocitySweep(double t, const Eigen::VectorXd& q, const VecX& p, VecX& v);
+  void chainedDerivatives(double t, const Eigen::VectorXd& q, const VecX& p, VecX& v, VecX& pdot);
+  class VelocityAndForceSweep;
   void closeLoops(double t, const VecX& p, VecX& v);
   void bodyVelocity(int body);
   void forceSweep(const VecX& v, VecX& pdot);
   void leafForce(int body);
   typename Space::template Offset<Scalar> referenceOffset(int body) const;
   void accumulateForces(int node);
+  void forceAtRoots();
   void distributeForces(int node);
-  void momentumRate(int joint, const VecX& v, VecX& pdot) const;
+  void momentumRate(int joint, const VecX& v, VecX& pdot, bool jointForces = true) const;
 
   const Model& model_;
   Workspace ws_;
@@ -77,6 +80,7 @@ class HdcaKernel {
   std::optional<PlanarTreePoses> planarPoses_;
   bool bodyForces_;    // force elements apply body forces (forceElementsNeedKinematics)
   bool kinematics3D_;
+  bool chained_;       // derivatives() takes chainedDerivatives
   Eigen::VectorXd qd_, vd_, sigmad_;  // q, v, sigma in double for the kinematics (Scalar = float)
   std::vector<V> V_;             // body velocities, world axes, about the body's origin
   // The force sums of forceSweep, each about the origin of the body on the ground above it

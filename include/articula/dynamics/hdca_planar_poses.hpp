@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include "articula/dynamics/tree_kinematics.hpp"
 #include "articula/dynamics/tree_schedule.hpp"
 #include "articula/kinematics/workspace.hpp"
 
@@ -24,15 +25,28 @@ class PlanarTreePoses {
   PlanarTreePoses(const Model& model, const AssemblyTree& tree);
 
   /// ws.planar.pose (world plane) at q. A TreeSchedule sweep (call it in a ThreadTeam run).
-  void update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule);
+  void update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule) {
+    schedule.sweeps(sweep(ws, q));
+  }
+
+  /// The calls of that sweep, for TreeSchedule::sweeps. A body's pose is written by its joint's
+  /// node (down) or at the roots, so that the bodies at the partitions' handles have theirs after
+  /// the crown.
+  PoseSweep<PlanarTreePoses> sweep(Workspace& ws, const Eigen::VectorXd& q) { return {*this, ws, q}; }
 
  private:
+  friend class PoseSweep<PlanarTreePoses>;
   struct Pose {
     double c = 1.0, s = 0.0;  // rotation about z: cos, sin
     double x = 0.0, y = 0.0;  // origin
   };
   static Pose compose(const Pose& a, const Pose& b);
   Pose jointPose(int i, const double* q) const;
+  void leafUp(const Workspace& ws, const Eigen::VectorXd& q, int body);
+  void up(const Workspace& ws, int node);
+  void atRoots(Workspace& ws) const;
+  void down(Workspace& ws, int node) const;
+  static void setPose(Workspace& ws, int body, const Pose& pose);
 
   const Model& model_;
   const AssemblyTree& tree_;
@@ -41,7 +55,6 @@ class PlanarTreePoses {
   std::vector<Pose> joint_;      // per body: its frame in its parent's frame at q
   std::vector<Pose> relative_;   // per node: its bottom body's frame in its top body's frame (leaves: identity)
   std::vector<Pose> jointChild_; // per node: its joint's child frame in its top body's frame
-  std::vector<Pose> world_;      // per body
 };
 
 }  // namespace articula

@@ -21,15 +21,45 @@
 
 namespace articula {
 
+/// The calls of a pose sweep for TreeSchedule::sweeps, at a workspace and coordinates: Poses's
+/// leafUp(ws, q, body), up(ws, node), atRoots(ws) and down(ws, node) (TreePositions,
+/// PlanarTreePoses).
+template <class Poses>
+class PoseSweep {
+ public:
+  PoseSweep(Poses& poses, Workspace& ws, const Eigen::VectorXd& q) : poses_(poses), ws_(ws), q_(q) {}
+  void leafUp(int body) const { poses_.leafUp(ws_, q_, body); }
+  void up(int node) const { poses_.up(ws_, node); }
+  void atRoots() const { poses_.atRoots(ws_); }
+  void down(int node) const { poses_.down(ws_, node); }
+  void leafDown(int /*body*/) const {}
+
+ private:
+  Poses& poses_;
+  Workspace& ws_;
+  const Eigen::VectorXd& q_;
+};
+
 class TreePositions {
  public:
   TreePositions(const Model& model, const AssemblyTree& tree);
 
   /// ws.joint, ws.Xup and ws.X0 at q, as updatePositions gives them. A TreeSchedule sweep (call
   /// it in a ThreadTeam run).
-  void update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule);
+  void update(Workspace& ws, const Eigen::VectorXd& q, const TreeSchedule& schedule) { schedule.sweeps(sweep(ws, q)); }
+
+  /// The calls of that sweep, for TreeSchedule::sweeps. A body's X0 is written by its joint's
+  /// node (down) or at the roots, so that the bodies at the partitions' handles have theirs after
+  /// the crown.
+  PoseSweep<TreePositions> sweep(Workspace& ws, const Eigen::VectorXd& q) { return {*this, ws, q}; }
 
  private:
+  friend class PoseSweep<TreePositions>;
+  void leafUp(Workspace& ws, const Eigen::VectorXd& q, int body) const;
+  void up(const Workspace& ws, int node);
+  void atRoots(Workspace& ws) const;
+  void down(Workspace& ws, int node) const;
+
   const Model& model_;
   const AssemblyTree& tree_;
   std::vector<Transform> relative_;    // per internal node: from its top body's frame to its bottom body's

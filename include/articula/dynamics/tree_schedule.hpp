@@ -11,7 +11,10 @@
 //   partitions in parallel: leaves, then nodes up | crown up, the roots, crown down |
 //   partitions in parallel: nodes down, then leaves.
 // A sweep thus costs two barriers whatever the depth (and a third where what follows reads its
-// results). The partitions come from splitting the largest subtree until there are
+// results), and sweeps() chains sweeps without that third: each partition goes from one sweep's
+// way down straight to the next one's way up, where that way up reads only its own partition's
+// results and the crown's (a body's pose, say, written by its joint's node, so that the bodies
+// at the partitions' handles, the crown's joints' children, have theirs before the way down). The partitions come from splitting the largest subtree until there are
 // kPartitionsPerThread per thread, largest first; each thread keeps the same partitions from
 // sweep to sweep (static schedule), so their data stay in its cache. The crown's serial share is
 // about kPartitionsPerThread * threads nodes.
@@ -39,27 +42,30 @@ class TreeSchedule {
   template <class LeafUp, class Up, class AtRoots, class Down, class LeafDown>
   void sweep(const LeafUp& leafUp, const Up& up, const AtRoots& atRoots, const Down& down,
              const LeafDown& leafDown) const {
+    sweeps(Sweep{leafUp, up, atRoots, down, leafDown});
+  }
+
+  /// The five calls of one sweep (above), by reference.
+  template <class LeafUp, class Up, class AtRoots, class Down, class LeafDown>
+  struct Sweep {
+    const LeafUp& leafUp;
+    const Up& up;
+    const AtRoots& atRoots;
+    const Down& down;
+    const LeafDown& leafDown;
+  };
+
+  /// Sweeps one after the other (objects with the five calls as members leafUp, up, atRoots,
+  /// down and leafDown), each partition going from one sweep's way down straight to the next
+  /// sweep's way up: two barriers per sweep, none between them. Allowed only where a sweep's way
+  /// up, in a partition, reads of the sweeps before it nothing but what their down and leafDown
+  /// calls wrote in that partition and what their crown work (atRoots and the crown's up and
+  /// down) wrote.
+  template <class First, class... Rest>
+  void sweeps(const First& first, const Rest&... rest) const {
     const parallel::ThreadTeam::Seat seat = parallel::ThreadTeam::member();
-    const int members = seat.team != nullptr ? seat.team->size() : 1;
-    const int parts = static_cast<int>(partitions_.size());
-    // Partition k goes to member k mod members, the same one in every sweep.
-    for (int k = seat.member; k < parts; k += members) {
-      const Partition& part = partitions_[static_cast<std::size_t>(k)];
-      for (int body : part.bodies) leafUp(body);
-      for (int node : part.nodes) up(node);
-    }
-    if (seat.team != nullptr) seat.team->barrier();
-    if (seat.member == 0) {
-      for (int node : crown_) up(node);
-      atRoots();
-      for (auto it = crown_.rbegin(); it != crown_.rend(); ++it) down(*it);
-    }
-    if (seat.team != nullptr) seat.team->barrier();
-    for (int k = seat.member; k < parts; k += members) {
-      const Partition& part = partitions_[static_cast<std::size_t>(k)];
-      for (auto it = part.nodes.rbegin(); it != part.nodes.rend(); ++it) down(*it);
-      for (int body : part.bodies) leafDown(body);
-    }
+    forOwnPartitions(seat, [&](const Partition& part) { wayUp(first, part); });
+    crownThenDown(seat, first, rest...);
   }
 
   struct Partition {
@@ -72,6 +78,50 @@ class TreeSchedule {
   const std::vector<int>& crown() const { return crown_; }
 
  private:
+  // Partition k goes to member k mod members, the same one in every sweep.
+  template <class Work>
+  void forOwnPartitions(const parallel::ThreadTeam::Seat& seat, const Work& work) const {
+    const int members = seat.team != nullptr ? seat.team->size() : 1;
+    const int parts = static_cast<int>(partitions_.size());
+    for (int k = seat.member; k < parts; k += members) work(partitions_[static_cast<std::size_t>(k)]);
+  }
+  template <class S>
+  static void wayUp(const S& s, const Partition& part) {
+    for (int body : part.bodies) s.leafUp(body);
+    for (int node : part.nodes) s.up(node);
+  }
+  template <class S>
+  static void wayDown(const S& s, const Partition& part) {
+    for (auto it = part.nodes.rbegin(); it != part.nodes.rend(); ++it) s.down(*it);
+    for (int body : part.bodies) s.leafDown(body);
+  }
+  // After the partitions' way up of s: the crown, between two barriers.
+  template <class S>
+  void crown(const parallel::ThreadTeam::Seat& seat, const S& s) const {
+    if (seat.team != nullptr) seat.team->barrier();
+    if (seat.member == 0) {
+      for (int node : crown_) s.up(node);
+      s.atRoots();
+      for (auto it = crown_.rbegin(); it != crown_.rend(); ++it) s.down(*it);
+    }
+    if (seat.team != nullptr) seat.team->barrier();
+  }
+  // After the partitions' way up of s: its crown and way down, then the next sweeps.
+  template <class S>
+  void crownThenDown(const parallel::ThreadTeam::Seat& seat, const S& s) const {
+    crown(seat, s);
+    forOwnPartitions(seat, [&](const Partition& part) { wayDown(s, part); });
+  }
+  template <class S, class Next, class... Rest>
+  void crownThenDown(const parallel::ThreadTeam::Seat& seat, const S& s, const Next& next, const Rest&... rest) const {
+    crown(seat, s);
+    forOwnPartitions(seat, [&](const Partition& part) {
+      wayDown(s, part);
+      wayUp(next, part);
+    });
+    crownThenDown(seat, next, rest...);
+  }
+
   std::vector<Partition> partitions_;
   std::vector<int> crown_;
 };
