@@ -42,7 +42,7 @@ class TreeSchedule {
   template <class LeafUp, class Up, class AtRoots, class Down, class LeafDown>
   void sweep(const LeafUp& leafUp, const Up& up, const AtRoots& atRoots, const Down& down,
              const LeafDown& leafDown) const {
-    sweeps(Sweep{leafUp, up, atRoots, down, leafDown});
+    sweeps(Sweep<LeafUp, Up, AtRoots, Down, LeafDown>{leafUp, up, atRoots, down, leafDown});
   }
 
   /// The five calls of one sweep (above), by reference.
