@@ -14,7 +14,8 @@
 // results), and sweeps() chains sweeps without that third: each partition goes from one sweep's
 // way down straight to the next one's way up, where that way up reads only its own partition's
 // results and the crown's (a body's pose, say, written by its joint's node, so that the bodies
-// at the partitions' handles, the crown's joints' children, have theirs before the way down). The partitions come from splitting the largest subtree until there are
+// at the partitions' handles, the crown's joints' children, have theirs before the way down).
+// The partitions come from splitting the largest subtree until there are
 // kPartitionsPerThread per thread, largest first; each thread keeps the same partitions from
 // sweep to sweep (static schedule), so their data stay in its cache. The crown's serial share is
 // about kPartitionsPerThread * threads nodes.
