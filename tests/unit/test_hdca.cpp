@@ -87,7 +87,8 @@ Model planarChainWithEveryJoint(int links) {
     joint.q0 = joint.type == JointType::Planar ? std::vector<double>{0.02, -0.01, 0.2} : std::vector<double>{0.15};
     b.addJoint(joint);
     JointSpringSpec spring;
-    spring.name = "spring" + std::to_string(i), spring.joint = joint.name, spring.dof = (i / 3) % (joint.type == JointType::Planar ? 3 : 1);
+    spring.name = "spring" + std::to_string(i), spring.joint = joint.name;
+    spring.dof = joint.type == JointType::Planar ? (i / 3) % 3 : 0;  // the planar joints' x, y or angle in turn
     spring.stiffness = 40.0, spring.damping = 0.5;
     b.addJointSpring(spring);
   }
