@@ -40,14 +40,6 @@ HdcaKernel<Scalar, Space>::HdcaKernel(const Model& model, const HdcaOptions& opt
       constraints_(model) {
   if constexpr (Space::D == 3) planarPoses_.emplace(model, handles_.tree());
   kinematics3D_ = Space::D == 6 || bodyForces_ || impulses_.size() > 0;
-  // VelocityAndForceSweep reads poses only in its partition and at the partitions' handles
-  // (TreeSchedule::sweeps), except the planar subspace of a planar joint, which reads its
-  // parent's: unless that parent is the ground.
-  chained_ = !bodyForces_ && impulses_.size() == 0;
-  if constexpr (Space::D == 3)
-    for (int i = 1; i <= model.bodyCount(); ++i)
-      if (model.joints[static_cast<std::size_t>(i)].type == JointType::Planar && model.joints[static_cast<std::size_t>(i)].parent != 0)
-        chained_ = false;
   const auto bodies = static_cast<std::size_t>(model.bodyCount()) + 1;
   const auto rows = static_cast<Eigen::Index>(impulses_.size());
   J_.setZero(rows, model.nv);
@@ -307,7 +299,7 @@ template <class Scalar, class Space>
 void HdcaKernel<Scalar, Space>::derivatives(double t, const VecX& q, const VecX& p, VecX& v,
                        VecX& pdot) {
   const Eigen::VectorXd& qd = inDouble<Scalar>(q, qd_);
-  if (chained_) {
+  if (!bodyForces_ && impulses_.size() == 0) {
     chainedDerivatives(t, qd, p, v, pdot);
     return;
   }

@@ -77,11 +77,21 @@ void PlanarTreePoses::down(Workspace& ws, int k) const {
   setPose(ws, n.joint, compose(Pose{top.cos, top.sin, top.p.x(), top.p.y()}, jointChild_[static_cast<std::size_t>(k)]));
 }
 
-void PlanarTreePoses::setPose(Workspace& ws, int body, const Pose& w) {
-  PlanarPose& pose = ws.planar.pose[static_cast<std::size_t>(body)];
+// With a planar joint's frame rotation, the child's turned back by the joint's own rotation
+// (joint_ = placement q-motion, rotations commute in the plane): it reads only the body's own
+// data, where the parent's pose times the placement would read another partition's body
+// (TreeSchedule::sweeps).
+void PlanarTreePoses::setPose(Workspace& ws, int body, const Pose& w) const {
+  const auto idx = static_cast<std::size_t>(body);
+  PlanarPose& pose = ws.planar.pose[idx];
   pose.cos = w.c;
   pose.sin = w.s;
   pose.p = Vec2(w.x, w.y);
+  if (model_.joints[idx].type != JointType::Planar) return;
+  const Pose& joint = joint_[idx];
+  const Pose& placement = placement_[idx];
+  const double c = w.c * joint.c + w.s * joint.s, s = w.s * joint.c - w.c * joint.s;  // w / joint
+  ws.planar.jointRotation[idx] = Vec2(c * placement.c - s * placement.s, s * placement.c + c * placement.s);
 }
 
 }  // namespace articula

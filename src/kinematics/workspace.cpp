@@ -61,6 +61,7 @@ Workspace::Workspace(const Model& model) {
     const PlanarVector zero = PlanarVector::Zero();
     planar.pose.resize(n);
     planar.angle.resize(n, 0.0);
+    planar.jointRotation.resize(n, Vec2(1.0, 0.0));
     for (auto* x : {&planar.v, &planar.c, &planar.a, &planar.pA, &planar.s1, &planar.U1, &planar.u3}) x->resize(n, zero);
     for (auto* x : {&planar.IA, &planar.S3, &planar.U3, &planar.Dinv3}) x->resize(n, PlanarMatrix::Zero());
     planar.invD1.resize(n, 0.0);

@@ -233,7 +233,8 @@ TEST(Hdca, JointMomentaAreSubtreeMomenta) {
 }
 
 // Every path of an evaluation: body forces (two runs), joint forces only and the plain chains
-// (chained sweeps), and in the plane the chained sweeps' exception, planar joints below a body.
+// (chained sweeps), and in the plane planar joints below a body (their frame rotation written
+// with the child's pose, which the chained sweeps need).
 TEST(Hdca, OneTwoAndThreeThreadsGiveIdenticalBits) {
   for (const Model& model : {test_models::randomTreeWithForceElements(128, 3),
                              test_models::randomTreeWithForceElements(128, 4, true, false), makeChain(200, true),

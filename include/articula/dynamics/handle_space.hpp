@@ -304,10 +304,9 @@ struct PlanarSpace {
         out.col(0) << S(0), S(d.x()), S(d.y());
         break;
       }
-      case JointType::Planar: {  // the joint frame: the parent's rotation, then the placement's
-        const PlanarPose& parent = ws.planar.pose[static_cast<std::size_t>(model.joints[idx].parent)];
-        const double pc = std::cos(pj.placementAngle), ps = std::sin(pj.placementAngle);
-        const S c = S(parent.cos * pc - parent.sin * ps), s = S(parent.sin * pc + parent.cos * ps);
+      case JointType::Planar: {  // the joint frame's axes
+        const Vec2& rotation = ws.planar.jointRotation[idx];
+        const S c = S(rotation.x()), s = S(rotation.y());
         out.col(0) << S(0), c, s;
         out.col(1) << S(0), -s, c;
         out.col(2) << S(1), S(0), S(0);

@@ -80,7 +80,6 @@ class HdcaKernel {
   std::optional<PlanarTreePoses> planarPoses_;
   bool bodyForces_;    // force elements apply body forces (forceElementsNeedKinematics)
   bool kinematics3D_;
-  bool chained_;       // derivatives() takes chainedDerivatives
   Eigen::VectorXd qd_, vd_, sigmad_;  // q, v, sigma in double for the kinematics (Scalar = float)
   std::vector<V> V_;             // body velocities, world axes, about the body's origin
   // The force sums of forceSweep, each about the origin of the body on the ground above it

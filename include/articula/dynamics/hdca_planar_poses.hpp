@@ -46,7 +46,7 @@ class PlanarTreePoses {
   void up(const Workspace& ws, int node);
   void atRoots(Workspace& ws) const;
   void down(Workspace& ws, int node) const;
-  static void setPose(Workspace& ws, int body, const Pose& pose);
+  void setPose(Workspace& ws, int body, const Pose& pose) const;
 
   const Model& model_;
   const AssemblyTree& tree_;

@@ -62,6 +62,9 @@ struct Workspace {
     std::vector<PlanarJoint> joint;   ///< in-plane description of each body's joint
     std::vector<PlanarPose> pose;     ///< body frames in the world plane
     std::vector<double> angle;        ///< body frame rotation about z
+    /// Per planar joint: its frame's rotation in the world plane, (cos, sin), written with the
+    /// child's pose by PlanarTreePoses (the HDCA's planar subspace reads it).
+    std::vector<Vec2> jointRotation;
     std::vector<PlanarVector> v, c, a, pA, s1, U1;
     std::vector<PlanarMatrix> IA;
     std::vector<double> invD1, u1;
