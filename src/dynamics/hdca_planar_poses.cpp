@@ -16,6 +16,7 @@ PlanarTreePoses::PlanarTreePoses(const Model& model, const AssemblyTree& tree)
       jointChild_(tree.nodes().size()) {
   if (!describePlanar(model, joints_)) throw Error("PlanarTreePoses: model '" + model.name + "' is not planar");
   for (std::size_t i = 1; i < joints_.size(); ++i) {
+    planarJoints_ = planarJoints_ || model.joints[i].type == JointType::Planar;
     const PlanarJoint& pj = joints_[i];
     placement_[i] = Pose{std::cos(pj.placementAngle), std::sin(pj.placementAngle), pj.placementOrigin.x(),
                          pj.placementOrigin.y()};
@@ -77,17 +78,20 @@ void PlanarTreePoses::down(Workspace& ws, int k) const {
   setPose(ws, n.joint, compose(Pose{top.cos, top.sin, top.p.x(), top.p.y()}, jointChild_[static_cast<std::size_t>(k)]));
 }
 
-// With a planar joint's frame rotation, the child's turned back by the joint's own rotation
-// (joint_ = placement q-motion, rotations commute in the plane): it reads only the body's own
-// data, where the parent's pose times the placement would read another partition's body
-// (TreeSchedule::sweeps).
+// The body's pose, and a planar joint's frame rotation with it (setJointRotation).
 void PlanarTreePoses::setPose(Workspace& ws, int body, const Pose& w) const {
   const auto idx = static_cast<std::size_t>(body);
   PlanarPose& pose = ws.planar.pose[idx];
   pose.cos = w.c;
   pose.sin = w.s;
   pose.p = Vec2(w.x, w.y);
-  if (model_.joints[idx].type != JointType::Planar) return;
+  if (planarJoints_ && model_.joints[idx].type == JointType::Planar) setJointRotation(ws, idx, w);
+}
+
+// The child's rotation turned back by the joint's own (joint_ = placement q-motion; rotations
+// commute in the plane): it reads only the body's own data, where the parent's pose times the
+// placement would read another partition's body (TreeSchedule::sweeps).
+void PlanarTreePoses::setJointRotation(Workspace& ws, std::size_t idx, const Pose& w) const {
   const Pose& joint = joint_[idx];
   const Pose& placement = placement_[idx];
   const double c = w.c * joint.c + w.s * joint.s, s = w.s * joint.c - w.c * joint.s;  // w / joint

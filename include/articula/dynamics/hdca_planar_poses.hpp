@@ -47,11 +47,13 @@ class PlanarTreePoses {
   void atRoots(Workspace& ws) const;
   void down(Workspace& ws, int node) const;
   void setPose(Workspace& ws, int body, const Pose& pose) const;
+  void setJointRotation(Workspace& ws, std::size_t body, const Pose& pose) const;
 
   const Model& model_;
   const AssemblyTree& tree_;
   std::vector<PlanarJoint> joints_;  // the model's joints in the plane
   std::vector<Pose> placement_;  // per joint: its frame in the parent body's frame
+  bool planarJoints_ = false;    // some joint is planar (setPose writes its frame rotation)
   std::vector<Pose> joint_;      // per body: its frame in its parent's frame at q
   std::vector<Pose> relative_;   // per node: its bottom body's frame in its top body's frame (leaves: identity)
   std::vector<Pose> jointChild_; // per node: its joint's child frame in its top body's frame
