@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <mutex>
 
+#include "utf8_text.hpp"
+
 namespace articula::urdf_io {
 
 namespace {
@@ -80,6 +82,7 @@ SourceLocation UrdfDocument::at(const std::map<std::string, int>& lines, const s
 UrdfDocument parseUrdfDocument(const std::string& xml, const std::string& fileLabel) {
   UrdfDocument doc;
   doc.file = fileLabel;
+  requireUtf8Text(xml, fileLabel);  // before TinyXML, which can read past the end of other text
   TiXmlDocument xmlDoc;
   xmlDoc.Parse(xml.c_str());
   if (xmlDoc.Error())

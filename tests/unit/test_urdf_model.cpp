@@ -226,6 +226,11 @@ TEST(UrdfModel, WhatCannotBeMappedIsOneLocatedError) {
       {robot(urdfLink("base", 0) + urdfLink("a", 1.0, "<visual><geometry><box size=\"1 0 1\"/></geometry></visual>") +
              urdfJoint("j", "continuous", "base", "a")),
        "link 'a': a <visual> geometry has a size", 4},
+      // Text that is not UTF-8, at the offending byte (TinyXML itself would read past the end of
+      // a character cut short there).
+      {robot(base + "<link name=\"b\xE6\xE6"), "byte 0xE6 is not part of a UTF-8 character", 5},
+      {robot("<!-- caf\xE9 -->\n" + base), "byte 0xE9 is not part of a UTF-8 character", 3},
+      {robot(base) + std::string(1, '\0'), "a NUL byte", 6},
   };
   for (const Case& c : cases) {
     const ModelError e = urdfError(c.xml);
@@ -237,6 +242,14 @@ TEST(UrdfModel, WhatCannotBeMappedIsOneLocatedError) {
       EXPECT_GT(e.where().line, 0) << e.what();
     }
   }
+}
+
+TEST(UrdfModel, Utf8NamesAndCommentsAreRead) {
+  const std::string xml = robot("<!-- Gelenkarm, \xC3\xA9paule \xE2\x86\x92 coude \xF0\x9F\xA6\xBE -->\n" + urdfLink("base", 0) +
+                                urdfLink("\xC3\xA9paule", 1.0) + urdfJoint("j", "continuous", "base", "\xC3\xA9paule"));
+  const Model m = parseUrdf(xml, "robot.urdf").build();
+  ASSERT_EQ(m.bodies.size(), 2u);
+  EXPECT_EQ(m.bodies[1].name, "\xC3\xA9paule");
 }
 
 TEST(UrdfModel, FilesAreRecognisedByTheirExtension) {
