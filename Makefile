@@ -97,15 +97,30 @@ bench-table: deps
 
 # Seed 001's Tables 3-7 on the car (models/car.yaml) and the truck (models/truck.yaml): the fastest
 # acceptable run of every formulation x integrator family over the time-step x basic-parameter
-# sweep (docs/benchmarks.md). VEHICLE_TABLE_FLAGS=--quick takes every fifth parameter and every
-# second step; --newton TOL sets the structural integrators' Newton tolerance.
-VEHICLE_TABLE = $(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release \
-  -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF && \
-  cmake --build $(BUILD)-bench -j $(JOBS) --target vehicle_table && $(BUILD)-bench/bin/vehicle_table $(VEHICLE_TABLE_FLAGS)
+# sweep, at the Newton tolerance VEHICLE_NEWTON; bench-truck adds seed 004's Tables 1-2 (whole
+# slalom runs on 1 and 2 threads, one Newton iteration step by step). The full grids (about 15
+# minutes each, on an idle machine) are written into docs/benchmarks.md's generated blocks
+# (scripts/doc_block.py); VEHICLE_TABLE_FLAGS (--quick: every fifth parameter and every second
+# step; --only FORMULATION) makes a partial run, which only prints its table.
+VEHICLE_NEWTON ?= 1e-6
+VEHICLE_TABLE_FLAGS ?=
+BENCH_BUILD = $(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release \
+  -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF && cmake --build $(BUILD)-bench -j $(JOBS) --target
+# $(call vehicle_table,MODEL,BLOCK): the table, printed as it grows, then written into BLOCK.
+vehicle_table = bash -o pipefail -c '$(BUILD)-bench/bin/vehicle_table --newton $(VEHICLE_NEWTON) $(VEHICLE_TABLE_FLAGS) $(1) \
+  | tee $(BUILD)-bench/$(2).md' $(if $(VEHICLE_TABLE_FLAGS),,&& scripts/doc_block.py docs/benchmarks.md $(2) \
+  "make $@ VEHICLE_NEWTON=$(VEHICLE_NEWTON)" < $(BUILD)-bench/$(2).md)
 bench-car: deps
-	$(VEHICLE_TABLE) models/car.yaml
+	$(BENCH_BUILD) vehicle_table
+	$(call vehicle_table,models/car.yaml,car-tables)
 bench-truck: deps
-	$(VEHICLE_TABLE) models/truck.yaml
+	$(BENCH_BUILD) vehicle_table truck_slalom
+	$(call vehicle_table,models/truck.yaml,truck-tables)
+	ARTICULA_TRUCK_DT=0.05 ARTICULA_TRUCK_NEWTON=$(VEHICLE_NEWTON) $(BUILD)-bench/bin/truck_slalom --benchmark_repetitions=5 \
+	  --benchmark_report_aggregates_only=true --benchmark_out_format=json --benchmark_out=$(BUILD)-bench/truck-steps.json
+	scripts/truck_steps_table.py $(BUILD)-bench/truck-steps.json | tee $(BUILD)-bench/truck-steps.md
+	$(if $(VEHICLE_TABLE_FLAGS),,scripts/doc_block.py docs/benchmarks.md truck-steps \
+	  "make bench-truck VEHICLE_NEWTON=$(VEHICLE_NEWTON)" < $(BUILD)-bench/truck-steps.md)
 
 # Seed 000's single-precision study: HDCA in float and double, explicit Euler (docs/benchmarks.md).
 bench-precision: deps
