@@ -98,10 +98,10 @@ bench-table: deps
 # Seed 001's Tables 3-7 on the car (models/car.yaml) and the truck (models/truck.yaml): the fastest
 # acceptable run of every formulation x integrator family over the time-step x basic-parameter
 # sweep, at the Newton tolerance VEHICLE_NEWTON; bench-truck adds seed 004's Tables 1-2 (whole
-# slalom runs on 1 and 2 threads, one Newton iteration step by step). The full grids (about 15
-# minutes each, on an idle machine) are written into docs/benchmarks.md's generated blocks
-# (scripts/doc_block.py); VEHICLE_TABLE_FLAGS (--quick: every fifth parameter and every second
-# step; --only FORMULATION) makes a partial run, which only prints its table.
+# slalom runs on 1 and 2 threads, one Newton iteration step by step). The full grids (the car's
+# about 15 minutes, the truck's about 40, on an idle machine) are written into docs/benchmarks.md's
+# generated blocks (scripts/doc_block.py); VEHICLE_TABLE_FLAGS (--quick: every fifth parameter and
+# every second step; --only FORMULATION) makes a partial run, which only prints its table.
 VEHICLE_NEWTON ?= 1e-6
 VEHICLE_TABLE_FLAGS ?=
 BENCH_BUILD = $(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release \
