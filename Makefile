@@ -82,17 +82,18 @@ test-browser: build
 	cd $(BUILD) && ctest -L browser --output-on-failure
 
 # Benchmarks are built without assertions (like the peers' Debian release builds) and without the
-# Python module, whose position-independent code would change the timings.
+# Python module, whose position-independent code would change the timings. $(BENCH_BUILD) TARGETS
+# configures that build and builds TARGETS.
+BENCH_BUILD = $(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release \
+  -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF && cmake --build $(BUILD)-bench -j $(JOBS) --target
 BENCH_KERNELS = bench_dynamics bench_semi_recursive bench_force_derivatives bench_coordinate_partitioning bench_divide_and_conquer
 bench: deps
-	$(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
-	cmake --build $(BUILD)-bench -j $(JOBS) --target $(BENCH_KERNELS)
+	$(BENCH_BUILD) $(BENCH_KERNELS)
 	for b in $(BENCH_KERNELS); do $(BUILD)-bench/bin/$$b --benchmark_repetitions=5 --benchmark_report_aggregates_only=true; done
 
 # Formulation x integrator whole runs on the closed-loop models (docs/benchmarks.md, seed 001 Tables 4-7).
 bench-table: deps
-	$(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
-	cmake --build $(BUILD)-bench -j $(JOBS) --target formulation_table
+	$(BENCH_BUILD) formulation_table
 	$(BUILD)-bench/bin/formulation_table
 
 # Seed 001's Tables 3-7 on the car (models/car.yaml) and the truck (models/truck.yaml): the fastest
@@ -104,8 +105,6 @@ bench-table: deps
 # every second step; --only FORMULATION) makes a partial run, which only prints its table.
 VEHICLE_NEWTON ?= 1e-6
 VEHICLE_TABLE_FLAGS ?=
-BENCH_BUILD = $(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release \
-  -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF && cmake --build $(BUILD)-bench -j $(JOBS) --target
 # $(call vehicle_table,MODEL,BLOCK): the table, printed as it grows, then written into BLOCK.
 vehicle_table = bash -o pipefail -c '$(BUILD)-bench/bin/vehicle_table --newton $(VEHICLE_NEWTON) $(VEHICLE_TABLE_FLAGS) $(1) \
   | tee $(BUILD)-bench/$(2).md' $(if $(VEHICLE_TABLE_FLAGS),,&& scripts/doc_block.py docs/benchmarks.md $(2) \
@@ -124,14 +123,12 @@ bench-truck: deps
 
 # Seed 000's single-precision study: HDCA in float and double, explicit Euler (docs/benchmarks.md).
 bench-precision: deps
-	$(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
-	cmake --build $(BUILD)-bench -j $(JOBS) --target precision_study
+	$(BENCH_BUILD) precision_study
 	$(BUILD)-bench/bin/precision_study
 
 # Trajectory gradients: one gradient over one forward run by each method (docs/benchmarks.md).
 bench-gradient: deps
-	$(CONFIGURE) -B $(BUILD)-bench $(call generator,$(BUILD)-bench) -DCMAKE_BUILD_TYPE=Release -DARTICULA_ASSERTIONS=OFF -DARTICULA_BUILD_TESTS=OFF -DARTICULA_PYTHON=OFF
-	cmake --build $(BUILD)-bench -j $(JOBS) --target gradient_cost
+	$(BENCH_BUILD) gradient_cost
 	$(BUILD)-bench/bin/gradient_cost
 
 bench-peers: deps
